@@ -1,0 +1,63 @@
+"""The one error hierarchy of the referee: every domain error has a stable ``code`` slug.
+
+The API turns each of these into an RFC 9457 problem; the CLI prints its message.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class RefereeError(ValueError):
+    """Base of every domain error; ``code`` is a stable machine-readable slug."""
+
+    code: ClassVar[str] = "referee_error"
+    title: ClassVar[str] = "Referee error"
+    status: ClassVar[int] = 422
+
+    def __init__(self, message: str, **extensions: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.extensions = extensions
+
+
+class InvalidNotationError(RefereeError):
+    """Text that cannot be read as the notation it claims to be."""
+
+    code = "invalid_notation"
+    title = "Invalid notation"
+
+
+class InvalidPositionError(RefereeError):
+    """A position string that parses but describes an impossible position."""
+
+    code = "invalid_position"
+    title = "Invalid position"
+
+
+class UnknownVariantError(RefereeError):
+    """A variant name that is neither an id nor an alias."""
+
+    code = "unknown_variant"
+    title = "Unknown variant"
+
+
+class InvalidOptionError(RefereeError):
+    """An unknown option, a bad value, or an option that does not apply to the variant."""
+
+    code = "invalid_option"
+    title = "Invalid option"
+
+
+class DiceRequiredError(RefereeError):
+    """A play was asked about a position whose state holds no dice."""
+
+    code = "dice_required"
+    title = "Dice required"
+
+
+class GameOverError(RefereeError):
+    """The position's game is already over, so nobody can play."""
+
+    code = "game_over"
+    title = "Game over"

@@ -1,0 +1,88 @@
+"""Sides, checker layouts and the values a turn is made of (steps, plays).
+
+A side's checkers are kept in its *own* numbering (RULES.md §1.4, §14.1): index 0 = borne
+off, 1..24 = its own points (24 = where it starts, 1..6 = its home), 25 = the bar.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+OFF: Final = 0
+BAR: Final = 25
+CHECKERS: Final = 15
+HOME_TOP: Final = 6
+POINTS: Final = range(1, 25)
+
+Layout = tuple[int, ...]
+"""26 counts in a side's own numbering: [off, point 1, ..., point 24, bar]."""
+
+
+class Side(StrEnum):
+    """The two players; White is player 0, the left column of a .mat file."""
+
+    WHITE = "w"
+    BLACK = "b"
+
+    @property
+    def other(self) -> Side:
+        return Side.BLACK if self is Side.WHITE else Side.WHITE
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Where every checker stands, each side in its own numbering."""
+
+    white: Layout
+    black: Layout
+
+    def layout(self, side: Side) -> Layout:
+        return self.white if side is Side.WHITE else self.black
+
+    def with_layouts(self, mover: Side, mine: Layout, theirs: Layout) -> Board:
+        """The board with ``mine`` for ``mover`` and ``theirs`` for the other side."""
+        return Board(mine, theirs) if mover is Side.WHITE else Board(theirs, mine)
+
+    def borne_off(self, side: Side) -> int:
+        return self.layout(side)[OFF]
+
+    def pips(self, side: Side) -> int:
+        """The side's pip count: the distance its checkers still have to travel."""
+        return sum(point * count for point, count in enumerate(self.layout(side)))
+
+
+def layout_from(points: dict[int, int]) -> Layout:
+    """A layout with the given own points filled and the rest of the 15 borne off."""
+    cells = [0] * 26
+    for point, count in points.items():
+        cells[point] += count
+    cells[OFF] = CHECKERS - sum(cells[1:])
+    return tuple(cells)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One die played by one checker, in the mover's own numbering; ``hit`` if it hit a blot."""
+
+    from_point: int
+    to_point: int
+    die: int
+    hit: bool = False
+
+    @property
+    def distance(self) -> int:
+        return self.from_point - self.to_point
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A legal play: its canonical steps (display order) and the board it leads to."""
+
+    steps: tuple[Step, ...]
+    board: Board
+
+    @property
+    def dice_used(self) -> int:
+        return len(self.steps)
