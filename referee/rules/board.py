@@ -6,6 +6,7 @@ off, 1..24 = its own points (24 = where it starts, 1..6 = its home), 25 = the ba
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -53,10 +54,10 @@ class Board:
         return sum(point * count for point, count in enumerate(self.layout(side)))
 
 
-def layout_from(points: dict[int, int]) -> Layout:
-    """A layout with the given own points filled and the rest of the 15 borne off."""
+def layout_from(points: Iterable[tuple[int, int]]) -> Layout:
+    """A layout with the given (own point, count) pairs and the rest of the 15 borne off."""
     cells = [0] * 26
-    for point, count in points.items():
+    for point, count in points:
         cells[point] += count
     cells[OFF] = CHECKERS - sum(cells[1:])
     return tuple(cells)

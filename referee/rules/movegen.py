@@ -152,9 +152,9 @@ class _Turn:
         for q in range(24, 0, -1):
             if me[opposite[q]]:
                 run += 1
-                if run >= 6 and (q == 1 or not me[opposite[q - 1]]):
-                    if not self._opponent_passes(q):
-                        return True
+                at_low_end = q == 1 or not me[opposite[q - 1]]
+                if run >= 6 and at_low_end and not self._opponent_passes(q):
+                    return True
             else:
                 run = 0
         return False

@@ -73,8 +73,8 @@ class Variant:
     aliases: ClassVar[tuple[str, ...]]
     hitting: ClassVar[bool]
     has_cube: ClassVar[bool]
-    start: ClassVar[dict[int, int]]
-    """The starting checkers of each side, by own point."""
+    start: ClassVar[tuple[tuple[int, int], ...]]
+    """The starting checkers of each side: (own point, count) pairs."""
 
     @staticmethod
     def opposite(point: int) -> int:
@@ -140,7 +140,7 @@ class Backgammon(Variant):
     aliases = ("bg", "short-nardy")
     hitting = True
     has_cube = True
-    start = {24: 2, 13: 5, 8: 3, 6: 5}
+    start = ((24, 2), (13, 5), (8, 3), (6, 5))
 
     @staticmethod
     def opposite(point: int) -> int:
@@ -177,7 +177,7 @@ class LongNardy(NardyVariant):
     id = LONG_NARDY
     title = "Long nardy"
     aliases = ("ln", "long", "longnardy", "long-nardi", "long nardy")
-    start = {HEAD: CHECKERS}
+    start = ((HEAD, CHECKERS),)
 
     @classmethod
     def head_limit(
@@ -229,7 +229,7 @@ class Khachapuri(NardyVariant):
     id = KHACHAPURI
     title = "Khachapuri"
     aliases = ("kh", "khachapuri-nardy", "hachapuri")
-    start = {HEAD: 4, HOME_TOP: 11}
+    start = ((HEAD, 4), (HOME_TOP, 11))
 
     @classmethod
     def classify_win(cls, board: Board, winner: Side, options: Options) -> Win:

@@ -1,0 +1,306 @@
+"""The position string of NOTATION.md §1: parse, format canonically, validate.
+
+``<variant> <points> <bar> <off> <turn> <state> <cube> <match> <rules>``; the first six
+fields are required. Validation is separate from parsing, as python-chess's ``status()``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from notation.errors import NotationError
+
+BACKGAMMON: Final = "backgammon"
+LONG_NARDY: Final = "long-nardy"
+KHACHAPURI: Final = "khachapuri"
+
+VARIANT_NAMES: Final[dict[str, str]] = {
+    BACKGAMMON: BACKGAMMON,
+    "bg": BACKGAMMON,
+    "short-nardy": BACKGAMMON,
+    LONG_NARDY: LONG_NARDY,
+    "ln": LONG_NARDY,
+    KHACHAPURI: KHACHAPURI,
+    "kh": KHACHAPURI,
+}
+"""Variant field spellings (NOTATION.md §1) to the canonical id."""
+
+CHECKERS: Final = 15
+FLAGS: Final = "cp"
+"""Rules-field letters: ``c`` = Crawford game, ``p`` = post-Crawford (NOTATION.md §4)."""
+
+FIELD_NAMES: Final = ("variant", "points", "bar", "off", "turn", "state", "cube", "match", "rules")
+
+
+class Phase(StrEnum):
+    """What the side in ``turn`` must do now: the state field."""
+
+    ROLL = "roll"
+    MOVE = "move"
+    DOUBLED = "doubled"
+    RESIGN = "resign"
+    END = "end"
+
+
+class CubeOwner(StrEnum):
+    CENTRE = "c"
+    WHITE = "w"
+    BLACK = "b"
+
+
+@dataclass(frozen=True, slots=True)
+class CubeField:
+    """The cube field: its value and who owns it."""
+
+    value: int
+    owner: CubeOwner
+
+
+@dataclass(frozen=True, slots=True)
+class PositionData:
+    """A parsed position string as plain data (no rules are applied here).
+
+    ``cells`` holds points 1..24 in White's numbering: +n = n White checkers, -n = n Black.
+    ``cube`` is None for ``-`` (no cube in this game).
+    """
+
+    variant: str
+    cells: tuple[int, ...]
+    bar: tuple[int, int]
+    off: tuple[int, int]
+    turn: str | None
+    phase: Phase
+    dice: tuple[int, int] | None = None
+    resign: int = 0
+    cube: CubeField | None = None
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    flags: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PositionProblem:
+    """One reason a well-formed position string is not a valid position."""
+
+    code: str
+    message: str
+
+
+_CELL = re.compile(r"(\d{1,2})([wb])")
+_PAIR = re.compile(r"w(\d{1,2})b(\d{1,2})")
+_CUBE = re.compile(r"(\d{1,5})([cwb])")
+_MATCH = re.compile(r"(\d{1,5}):(\d{1,5})-(\d{1,5})")
+
+
+def parse_position(text: str) -> PositionData:
+    """Read a position string; raises NotationError naming the field that is wrong."""
+    fields = text.split()
+    if not 6 <= len(fields) <= 9:
+        raise NotationError(
+            "invalid_position_string",
+            f"a position string has 6 to 9 space-separated fields, not {len(fields)}",
+        )
+    reader = _FieldReader(text, fields)
+    variant = reader.variant()
+    turn, phase, dice, resign = reader.turn_and_state()
+    has_cube = variant == BACKGAMMON
+    return PositionData(
+        variant=variant,
+        cells=reader.cells(),
+        bar=reader.pair(2),
+        off=reader.pair(3),
+        turn=turn,
+        phase=phase,
+        dice=dice,
+        resign=resign,
+        cube=reader.cube(default=CubeField(1, CubeOwner.CENTRE) if has_cube else None),
+        match_length=reader.match()[0],
+        score=reader.match()[1],
+        flags=reader.flags(),
+    )
+
+
+class _FieldReader:
+    """Reads one field at a time, locating errors by field name and column."""
+
+    def __init__(self, text: str, fields: list[str]) -> None:
+        self.text = text
+        self.fields = fields
+
+    def error(self, index: int, expected: str) -> NotationError:
+        value = self.fields[index]
+        column = self.text.find(value) + 1 if index else 1
+        return NotationError(
+            "invalid_position_string",
+            f"field {index + 1} ({FIELD_NAMES[index]}) must be {expected}, not {value!r}",
+            column,
+        )
+
+    def variant(self) -> str:
+        name = self.fields[0].lower()
+        if name not in VARIANT_NAMES:
+            raise self.error(0, "one of " + ", ".join(sorted(VARIANT_NAMES)))
+        return VARIANT_NAMES[name]
+
+    def cells(self) -> tuple[int, ...]:
+        parts = self.fields[1].lower().split(",")
+        if len(parts) != 24:
+            raise self.error(1, "24 comma-separated cells")
+        cells = []
+        for part in parts:
+            if not part:
+                cells.append(0)
+                continue
+            match = _CELL.fullmatch(part)
+            if match is None or not 1 <= int(match[1]) <= CHECKERS:
+                raise self.error(1, "cells like 5w or 2b (1 to 15 checkers) or empty")
+            count = int(match[1])
+            cells.append(count if match[2] == "w" else -count)
+        return tuple(cells)
+
+    def pair(self, index: int) -> tuple[int, int]:
+        match = _PAIR.fullmatch(self.fields[index].lower())
+        if match is None:
+            raise self.error(index, "w<n>b<n>")
+        return int(match[1]), int(match[2])
+
+    def turn_and_state(self) -> tuple[str | None, Phase, tuple[int, int] | None, int]:
+        turn = self.fields[4].lower()
+        if turn not in ("w", "b", "-"):
+            raise self.error(4, "w, b or -")
+        state = self.fields[5].lower()
+        dice = None
+        resign = 0
+        if state == "-":
+            phase = Phase.ROLL
+        elif state == "d":
+            phase = Phase.DOUBLED
+        elif state == "end":
+            phase = Phase.END
+        elif state in ("r1", "r2", "r3"):
+            phase, resign = Phase.RESIGN, int(state[1])
+        elif re.fullmatch(r"[1-6][1-6]", state):
+            phase = Phase.MOVE
+            dice = (max(int(state[0]), int(state[1])), min(int(state[0]), int(state[1])))
+        else:
+            raise self.error(5, "-, two dice like 52, d, r1, r2, r3 or end")
+        return (None if turn == "-" else turn), phase, dice, resign
+
+    def cube(self, default: CubeField | None) -> CubeField | None:
+        if len(self.fields) < 7:
+            return default
+        value = self.fields[6].lower()
+        if value == "-":
+            return None
+        match = _CUBE.fullmatch(value)
+        if match is None:
+            raise self.error(6, "-, or a value and owner like 1c, 2w, 4b")
+        return CubeField(int(match[1]), CubeOwner(match[2]))
+
+    def match(self) -> tuple[int, tuple[int, int]]:
+        if len(self.fields) < 8:
+            return 0, (0, 0)
+        match = _MATCH.fullmatch(self.fields[7])
+        if match is None:
+            raise self.error(7, "<length>:<white score>-<black score> like 7:4-2")
+        return int(match[1]), (int(match[2]), int(match[3]))
+
+    def flags(self) -> str:
+        if len(self.fields) < 9 or self.fields[8] == "-":
+            return ""
+        flags = self.fields[8].lower()
+        if any(letter not in FLAGS for letter in flags) or len(set(flags)) != len(flags):
+            raise self.error(8, "- or the letters c (Crawford) and p (post-Crawford)")
+        return "".join(letter for letter in FLAGS if letter in flags)
+
+
+def format_position(position: PositionData) -> str:
+    """The canonical position string: all nine fields, lowercase, larger die first."""
+    cells = ",".join(
+        "" if count == 0 else f"{abs(count)}{'w' if count > 0 else 'b'}" for count in position.cells
+    )
+    fields = [
+        position.variant,
+        cells,
+        f"w{position.bar[0]}b{position.bar[1]}",
+        f"w{position.off[0]}b{position.off[1]}",
+        position.turn or "-",
+        _format_state(position),
+        "-" if position.cube is None else f"{position.cube.value}{position.cube.owner}",
+        f"{position.match_length}:{position.score[0]}-{position.score[1]}",
+        position.flags or "-",
+    ]
+    return " ".join(fields)
+
+
+def _format_state(position: PositionData) -> str:
+    if position.phase is Phase.MOVE and position.dice is not None:
+        return f"{max(position.dice)}{min(position.dice)}"
+    return {
+        Phase.ROLL: "-",
+        Phase.DOUBLED: "d",
+        Phase.END: "end",
+        Phase.RESIGN: f"r{position.resign}",
+        Phase.MOVE: "-",
+    }[position.phase]
+
+
+def validate_position(position: PositionData) -> list[PositionProblem]:
+    """Every way the parsed position is impossible (empty when it is valid)."""
+    problems: list[PositionProblem] = []
+
+    def problem(code: str, message: str) -> None:
+        problems.append(PositionProblem(code, message))
+
+    nardy = position.variant != BACKGAMMON
+    for index, (side, name) in enumerate((("w", "White"), ("b", "Black"))):
+        on_board = sum(
+            abs(count) for count in position.cells if (count > 0) == (side == "w") and count
+        )
+        total = on_board + position.bar[index] + position.off[index]
+        if total != CHECKERS:
+            problem(
+                "checker_count",
+                f"{name} has {total} checkers (board {on_board}, bar {position.bar[index]},"
+                f" off {position.off[index]}); every side has {CHECKERS}",
+            )
+    if nardy and any(position.bar):
+        problem("bar_in_nardy", f"{position.variant} has no bar: the bar field must be w0b0")
+    if nardy and position.cube is not None:
+        problem("cube_in_nardy", f"{position.variant} has no cube: the cube field must be -")
+    if position.phase is Phase.DOUBLED and position.cube is None:
+        problem("double_without_cube", "state d (a double offered) needs a cube")
+    if position.cube is not None and position.cube.value & (position.cube.value - 1):
+        problem("cube_value", f"cube value {position.cube.value} is not a power of two")
+    if position.cube is not None and position.cube.value == 0:
+        problem("cube_value", "cube value 0 is not a power of two")
+    if position.turn is None and position.phase not in (Phase.ROLL, Phase.END):
+        problem("turn_state", f"state {_format_state(position)} needs w or b in the turn field")
+    if position.turn is not None and position.phase is Phase.END:
+        problem("turn_state", "state end needs - in the turn field")
+    _validate_match(position, problem)
+    return problems
+
+
+def _validate_match(position: PositionData, problem: Callable[[str, str], None]) -> None:
+    length, (white, black) = position.match_length, position.score
+    if length and (white >= length or black >= length):
+        problem("score", f"scores {white}-{black} must be below the match length {length}")
+    if not length and (white or black):
+        problem("score", "a money session (length 0) keeps the score 0-0")
+    at_crawford = length > 0 and (white == length - 1) != (black == length - 1)
+    if "c" in position.flags:
+        if not at_crawford:
+            problem("crawford_flag", "c needs exactly one player at match length - 1")
+        elif position.cube != CubeField(1, CubeOwner.CENTRE):
+            problem("crawford_flag", "in the Crawford game the cube stays 1c")
+        if position.phase is Phase.DOUBLED:
+            problem("crawford_flag", "nobody may double in the Crawford game")
+    if "p" in position.flags and not (length and length - 1 in (white, black)):
+        problem("crawford_flag", "p (post-Crawford) needs a player at match length - 1")
+    if "c" in position.flags and "p" in position.flags:
+        problem("crawford_flag", "a game is not both the Crawford game and post-Crawford")

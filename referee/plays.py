@@ -1,0 +1,126 @@
+"""The plays service: legal plays of a position and the verdict on one written play.
+
+Shared by the REST endpoints and the command line; the JSON shapes are NOTATION.md §4's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from notation.errors import NotationError
+from notation.plays import MoveText, format_play, parse_play
+from referee.errors import DiceRequiredError, GameOverError, InvalidNotationError
+from referee.positions import read_position, write_position
+from referee.rules.board import Play, Step
+from referee.rules.judge import Finding, PlayJudge, WrittenMove
+from referee.rules.movegen import Reason
+from referee.rules.options import Options
+from referee.rules.position import Phase, Position
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAnswer:
+    """A legal play in canonical text and the position it leads to."""
+
+    play: str
+    position: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"play": self.play, "position": self.position}
+
+
+@dataclass(frozen=True, slots=True)
+class CheckAnswer:
+    """The verdict on one written play."""
+
+    legal: bool
+    play: str | None
+    position: str | None
+    reason: Finding | None
+    alternatives: tuple[str, ...]
+    warnings: tuple[Finding, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal,
+            "play": self.play,
+            "position": self.position,
+            "reason": _finding_json(self.reason),
+            "alternatives": list(self.alternatives),
+            "warnings": [_finding_json(warning) for warning in self.warnings],
+        }
+
+
+def _finding_json(finding: Finding | None) -> dict[str, str] | None:
+    return None if finding is None else {"code": finding.code, "message": finding.message}
+
+
+def play_text(steps: Sequence[Step]) -> str:
+    """The canonical text of a play's steps (no dice prefix)."""
+    return format_play([MoveText(step.from_point, step.to_point, step.hit) for step in steps])
+
+
+class PlaysService:
+    """One position (with dice) and its options, ready to list or judge plays."""
+
+    def __init__(self, position_text: str, options: Mapping[str, object] | None = None) -> None:
+        self.position = read_position(position_text)
+        self.options = Options().updated(self.position.variant.id, options or {})
+        _require_playable(self.position, self.options)
+        assert self.position.turn is not None and self.position.dice is not None
+        self.judge = PlayJudge(
+            self.position.variant,
+            self.position.board,
+            self.position.turn,
+            self.position.dice,
+            self.options,
+        )
+
+    def answer(self, play: Play) -> PlayAnswer:
+        after = self.position.after_play(play.board, self.options.draw_rule)
+        return PlayAnswer(play_text(play.steps), write_position(after))
+
+    def legal(self) -> list[PlayAnswer]:
+        return [self.answer(play) for play in self.judge.legal]
+
+    def check(self, text: str) -> CheckAnswer:
+        try:
+            written = parse_play(text)
+        except NotationError as error:
+            raise InvalidNotationError(error.message, column=error.column) from None
+        if written.unknown:
+            raise InvalidNotationError(f"{text!r} does not say which play was made")
+        dice = self.position.dice
+        assert dice is not None
+        if written.dice is not None and written.dice != dice:
+            message = (
+                f"the play is written for {written.dice[0]}-{written.dice[1]}"
+                f" but the dice are {dice[0]}-{dice[1]}"
+            )
+            return self._illegal(Finding(str(Reason.DICE_MISMATCH), message))
+        moves = [WrittenMove(m.from_point, m.to_point, m.hit) for m in written.moves]
+        judgement = self.judge.judge(moves, canonical=True)
+        if not judgement.legal or judgement.play is None:
+            alternatives = tuple(play_text(play.steps) for play in judgement.alternatives)
+            return CheckAnswer(False, None, None, judgement.reason, alternatives, ())
+        answer = self.answer(judgement.play)
+        return CheckAnswer(True, answer.play, answer.position, None, (), judgement.warnings)
+
+    def _illegal(self, reason: Finding) -> CheckAnswer:
+        alternatives = tuple(play_text(play.steps) for play in self.judge.legal[:5])
+        return CheckAnswer(False, None, None, reason, alternatives, ())
+
+
+def _require_playable(position: Position, options: Options) -> None:
+    """Plays need a side on turn with dice, in a game that is not over (NOTATION.md §4)."""
+    finished = position.finished_side
+    if position.phase is Phase.END or (finished is not None and not options.draw_rule):
+        raise GameOverError("the game in this position is over: nobody can play")
+    if finished is not None and finished is position.turn:
+        raise GameOverError("the side on turn has borne off every checker")
+    if position.phase is not Phase.MOVE or position.dice is None or position.turn is None:
+        raise DiceRequiredError(
+            "the position must hold the dice in its state field (like 'w 52') to play"
+        )

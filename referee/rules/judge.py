@@ -1,0 +1,362 @@
+"""Judging a written play against a position (RULES.md A6, NOTATION.md §4).
+
+A written play is a list of moves ``from/to`` in the mover's numbering; a move may span
+several dice (``24/13``). Each move is expanded into the die sequences that could make it,
+every combination is tried, and the play is legal when one resulting board is legal: by the
+resulting position (default) or by the literal order of the steps (``judge=sequence``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from referee.rules.board import BAR, OFF, Board, Play, Side, Step
+from referee.rules.movegen import Applied, Reason, StepFailure, apply_steps, legal_plays
+from referee.rules.options import Judge, Options
+from referee.rules.variants import TurnRules, Variant
+
+MAX_ALTERNATIVES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenMove:
+    """One move as written: from and to in the mover's numbering, and its ``*`` mark."""
+
+    from_point: int
+    to_point: int
+    hit_mark: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A rule problem or a warning: a stable code and a sentence naming the rule."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The verdict on one written play."""
+
+    legal: bool
+    board: Board | None
+    """The board after the play when it is legal."""
+    play: Play | None
+    """The canonical legal play (only when enumeration was needed or asked for)."""
+    reason: Finding | None
+    warnings: tuple[Finding, ...]
+    alternatives: tuple[Play, ...]
+
+
+Candidate = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
+"""Steps as ``(from_point, die)`` plus, per step, the index of the written move it belongs to."""
+
+
+class PlayJudge:
+    """Judges written plays for one position: ``side`` to play ``dice`` on ``board``."""
+
+    def __init__(
+        self,
+        variant: type[Variant],
+        board: Board,
+        side: Side,
+        dice: tuple[int, int],
+        options: Options,
+    ) -> None:
+        self.variant = variant
+        self.board = board
+        self.side = side
+        self.dice = dice
+        self.options = options
+        self.rules: TurnRules = variant.turn_rules(board, side, dice, options)
+        self._legal: list[Play] | None = None
+
+    @property
+    def legal(self) -> list[Play]:
+        """Every legal play (computed once)."""
+        if self._legal is None:
+            self._legal = legal_plays(self.rules, self.board, self.side, self.dice)
+        return self._legal
+
+    @property
+    def full(self) -> int:
+        return 4 if self.dice[0] == self.dice[1] else 2
+
+    def judge(self, moves: Sequence[WrittenMove], canonical: bool = True) -> Judgement:
+        """Whether ``moves`` is a legal play; with ``canonical`` the legal play is named."""
+        problem = self._shape_problem(moves)
+        if problem is not None:
+            return self._illegal(problem)
+        if not moves:
+            return self._judge_empty()
+        candidates = list(_candidates(moves, self.dice))
+        if not candidates:
+            return self._illegal(self._finding(Reason.WRONG_DIE, moves=moves))
+        if len(candidates) == 1 and not canonical:
+            quick = self._quick(moves, candidates[0])
+            if quick is not None:
+                return quick
+        return self._judge_by_enumeration(moves, candidates)
+
+    # -- the two ways to decide ------------------------------------------------------------
+
+    def _quick(self, moves: Sequence[WrittenMove], candidate: Candidate) -> Judgement | None:
+        """Accept a literal play that uses every die without enumerating (None: not sure)."""
+        if self.rules.head_limit_if_needed is not None:
+            return None
+        steps, owners = candidate
+        applied = apply_steps(self.rules, self.board, self.side, steps)
+        if not isinstance(applied, Applied):
+            return None
+        if len(steps) != self.full and not applied.game_over:
+            return None
+        warnings = _mark_warnings(moves, applied.steps, owners)
+        return Judgement(True, applied.board, None, None, warnings, ())
+
+    def _judge_by_enumeration(
+        self, moves: Sequence[WrittenMove], candidates: list[Candidate]
+    ) -> Judgement:
+        by_board = {play.board: play for play in self.legal}
+        matches: list[tuple[Play, tuple[Step, ...], tuple[int, ...], bool]] = []
+        for steps, owners in candidates:
+            if self.options.judge is Judge.SEQUENCE:
+                literal = apply_steps(self.rules, self.board, self.side, steps)
+                if not isinstance(literal, Applied):
+                    continue
+            physical = self._physical(steps)
+            if physical is None:
+                continue
+            board, played = physical
+            play = by_board.get(board)
+            if play is not None:
+                matches.append((play, played, owners, _hits_on_the_way(played, owners)))
+        preferred = [match for match in matches if not match[3]] or matches
+        distinct = {match[0].board: match for match in preferred}
+        if len(distinct) > 1:
+            plays = tuple(match[0] for match in distinct.values())
+            return self._illegal(self._finding(Reason.AMBIGUOUS_PLAY, moves=moves), plays)
+        if distinct:
+            play, played, owners, _ = next(iter(distinct.values()))
+            warnings = _mark_warnings(moves, played, owners)
+            return Judgement(True, play.board, play, None, warnings, ())
+        return self._illegal(self._diagnose(candidates[0], moves))
+
+    def _judge_empty(self) -> Judgement:
+        legal = self.legal
+        if len(legal) == 1 and not legal[0].steps:
+            return Judgement(True, legal[0].board, legal[0], None, (), ())
+        best = len(legal[0].steps)
+        return self._illegal(self._finding(Reason.NOT_ENOUGH_DICE_USED, used=0, best=best))
+
+    # -- diagnosis ------------------------------------------------------------------------
+
+    def _shape_problem(self, moves: Sequence[WrittenMove]) -> Finding | None:
+        """Problems visible without the board: points, direction, bar and hits in nardy."""
+        for move in moves:
+            if not (0 < move.from_point <= BAR and 0 <= move.to_point < BAR):
+                return self._finding(Reason.INVALID_POINT, move=move)
+            if move.to_point >= move.from_point:
+                return self._finding(Reason.BACKWARD_MOVE, move=move)
+            if not self.variant.hitting and move.from_point == BAR:
+                return self._finding(Reason.NO_BAR)
+            if not self.variant.hitting and move.hit_mark:
+                return self._finding(Reason.NO_HITTING)
+        return None
+
+    def _diagnose(self, candidate: Candidate, moves: Sequence[WrittenMove]) -> Finding:
+        steps, _ = candidate
+        applied = apply_steps(self.rules, self.board, self.side, steps)
+        if isinstance(applied, StepFailure):
+            return self._finding(applied.reason, step=applied.step)
+        best = len(self.legal[0].steps)
+        used = len(applied.steps)
+        if used < best:
+            return self._finding(Reason.NOT_ENOUGH_DICE_USED, used=used, best=best)
+        if best == 1 and self.dice[0] != self.dice[1]:
+            return self._finding(Reason.LARGER_DIE_REQUIRED)
+        return self._finding(Reason.HEAD_RULE, step=applied.steps[0])
+
+    def _illegal(self, reason: Finding, alternatives: Sequence[Play] = ()) -> Judgement:
+        shown = tuple(alternatives) or tuple(self.legal[:MAX_ALTERNATIVES])
+        return Judgement(False, None, None, reason, (), shown[:MAX_ALTERNATIVES])
+
+    def _finding(
+        self,
+        reason: Reason,
+        *,
+        step: Step | None = None,
+        move: WrittenMove | None = None,
+        moves: Sequence[WrittenMove] = (),
+        used: int = 0,
+        best: int = 0,
+    ) -> Finding:
+        return Finding(str(reason), _message(self, reason, step, move, moves, used, best))
+
+    # -- physical application -------------------------------------------------------------
+
+    def _physical(self, steps: Sequence[tuple[int, int]]) -> tuple[Board, tuple[Step, ...]] | None:
+        """The board the steps reach when only checkers' existence is enforced.
+
+        Points passed on the way are not checked (judging is by the resulting position);
+        a single opposing checker on a landing point is hit where the variant hits.
+        """
+        mine = list(self.board.layout(self.side))
+        theirs = list(self.board.layout(self.side.other))
+        opposite = self.rules.opposite
+        played = []
+        for point, die in steps:
+            if not mine[point]:
+                return None
+            target = max(point - die, OFF)
+            mine[point] -= 1
+            mine[target] += 1
+            hit = False
+            if target and self.rules.hitting and theirs[opposite[target]] == 1:
+                theirs[opposite[target]] = 0
+                theirs[BAR] += 1
+                hit = True
+            played.append(Step(point, target, die, hit))
+        board = self.board.with_layouts(self.side, tuple(mine), tuple(theirs))
+        return board, tuple(played)
+
+
+def _candidates(moves: Sequence[WrittenMove], dice: tuple[int, int]) -> Iterator[Candidate]:
+    """Every way to make the written moves with the dice, each die used at most once."""
+    pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    if len(moves) > len(pool):
+        return
+    seen: set[Candidate] = set()
+    for candidate in _combine(moves, 0, pool):
+        if candidate not in seen:
+            seen.add(candidate)
+            yield candidate
+
+
+def _combine(moves: Sequence[WrittenMove], index: int, pool: list[int]) -> Iterator[Candidate]:
+    if index == len(moves):
+        yield (), ()
+        return
+    move = moves[index]
+    for dice_seq, rest in _die_sequences(move, pool):
+        steps = []
+        point = move.from_point
+        for die in dice_seq:
+            steps.append((point, die))
+            point = max(point - die, OFF)
+        for tail_steps, tail_owners in _combine(moves, index + 1, rest):
+            yield tuple(steps) + tail_steps, (index,) * len(steps) + tail_owners
+
+
+def _die_sequences(move: WrittenMove, pool: list[int]) -> Iterator[tuple[list[int], list[int]]]:
+    """Ordered dice from ``pool`` that carry one checker from ``move.from_point`` to its target:
+    exactly, or past the edge when bearing off."""
+    distance = move.from_point - move.to_point
+
+    def extend(
+        chosen: list[int], rest: list[int], total: int
+    ) -> Iterator[tuple[list[int], list[int]]]:
+        if chosen and (total == distance or (move.to_point == OFF and total > distance)):
+            yield chosen, rest
+            return
+        if total >= distance:
+            return
+        for value in sorted(set(rest), reverse=True):
+            remaining = list(rest)
+            remaining.remove(value)
+            yield from extend([*chosen, value], remaining, total + value)
+
+    yield from extend([], pool, 0)
+
+
+def _hits_on_the_way(played: Sequence[Step], owners: Sequence[int]) -> bool:
+    """Whether a consolidated move hit on a point it does not show."""
+    return any(
+        step.hit and owners[index] == owners[index + 1] for index, step in enumerate(played[:-1])
+    )
+
+
+def _mark_warnings(
+    moves: Sequence[WrittenMove], played: Sequence[Step], owners: Sequence[int]
+) -> tuple[Finding, ...]:
+    """Missing or wrong ``*`` marks: the last step of each written move against its mark."""
+    last_step = {owner: step for step, owner in zip(played, owners, strict=True)}
+    warnings = []
+    for index, move in enumerate(moves):
+        step = last_step.get(index)
+        if step is None or step.hit == move.hit_mark:
+            continue
+        text = f"{_point(move.from_point)}/{_point(move.to_point)}"
+        if step.hit:
+            warnings.append(Finding("hit_not_marked", f"{text} hits but is not marked *"))
+        else:
+            warnings.append(Finding("hit_mark_wrong", f"{text}* is marked but hits nothing"))
+    return tuple(warnings)
+
+
+def _point(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+def _message(
+    judge: PlayJudge,
+    reason: Reason,
+    step: Step | None,
+    move: WrittenMove | None,
+    moves: Sequence[WrittenMove],
+    used: int,
+    best: int,
+) -> str:
+    """A sentence naming the rule that the play breaks (RULES.md section in brackets)."""
+    variant = judge.variant.title.lower()
+    shown = step or move
+    where = f"{_point(shown.from_point)}/{_point(shown.to_point)}" if shown else ""
+    origin = _point(shown.from_point) if shown else ""
+    target = _point(shown.to_point) if shown else ""
+    written = " ".join(f"{_point(m.from_point)}/{_point(m.to_point)}" for m in moves)
+    held = (
+        "is held by two or more opposing checkers (RULES.md 14.3)"
+        if judge.variant.hitting
+        else "is occupied by the opponent (RULES.md 4.2)"
+    )
+    messages = {
+        Reason.INVALID_POINT: f"{where}: points run from 25 (bar) down to 0 (off)",
+        Reason.BACKWARD_MOVE: f"{where} moves backwards",
+        Reason.NO_BAR: f"there is no bar in {variant}: checkers are never hit (RULES.md 4.2)",
+        Reason.NO_HITTING: f"there is no hitting in {variant} (RULES.md 4.2)",
+        Reason.WRONG_DIE: (
+            f"{where} is played after the last checker is off: the game is over"
+            if step
+            else f"{written} cannot be played with {max(judge.dice)}-{min(judge.dice)}"
+        ),
+        Reason.NO_CHECKER: f"{where}: there is no checker of yours on {origin}",
+        Reason.MUST_ENTER_FROM_BAR: (
+            f"{where}: a checker on the bar must enter before any other checker moves"
+            " (RULES.md 14.3)"
+        ),
+        Reason.BLOCKED_POINT: f"{where}: {target} {held}",
+        Reason.BEAR_OFF_NOT_ALLOWED: (
+            f"{where}: bearing off needs every checker in the home (RULES.md 8.1)"
+        ),
+        Reason.BEAR_OFF_HIGHER_CHECKER: (
+            f"{where}: a {step.die if step else ''} bears off from a lower point only when no"
+            " checker stands higher (RULES.md 8.3-8.4)"
+        ),
+        Reason.HEAD_RULE: (
+            f"{where}: only {judge.rules.head_limit or 1} checker(s) may leave the head this"
+            " turn (RULES.md 6.1-6.2)"
+        ),
+        Reason.BLOCK_RULE: (
+            f"{where}: makes a block of six points with no opponent checker ahead of it"
+            " (RULES.md 7.2)"
+        ),
+        Reason.NOT_ENOUGH_DICE_USED: (
+            f"the play uses {used} of the dice but {best} can be played (RULES.md 5.1)"
+        ),
+        Reason.LARGER_DIE_REQUIRED: (
+            f"only one die can be played, so the larger ({max(judge.dice)}) must be (RULES.md 5.2)"
+        ),
+        Reason.AMBIGUOUS_PLAY: f"{written} can mean several plays with different results",
+    }
+    return messages.get(reason, str(reason))

@@ -1,0 +1,65 @@
+"""The whole state of a game at one moment: board, whose turn, dice, cube and match score."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from referee.rules.board import CHECKERS, Board, Side
+from referee.rules.variants import Variant
+
+
+class Phase(StrEnum):
+    """What the side on turn must do now (the position string's state field)."""
+
+    ROLL = "roll"
+    MOVE = "move"
+    DOUBLED = "doubled"
+    RESIGN = "resign"
+    END = "end"
+
+
+@dataclass(frozen=True, slots=True)
+class Cube:
+    """The doubling cube: its value and its owner (None = centred)."""
+
+    value: int = 1
+    owner: Side | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """An immutable, hashable game state; ``cube`` is None in games without a cube."""
+
+    variant: type[Variant]
+    board: Board
+    turn: Side | None
+    phase: Phase
+    dice: tuple[int, int] | None = None
+    resign: int = 0
+    cube: Cube | None = None
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    post_crawford: bool = False
+
+    @property
+    def finished_side(self) -> Side | None:
+        """A side that has borne off all its checkers, if any."""
+        for side in Side:
+            if self.board.borne_off(side) == CHECKERS:
+                return side
+        return None
+
+    def after_play(self, board: Board, draw_rule: bool) -> Position:
+        """The position after the side on turn played to ``board`` (NOTATION.md §4).
+
+        The turn passes with state ``-``; a finished game gets turn ``-`` and state ``end``.
+        Under the draw rule the opponent of a finisher still moves unless he is finished too
+        (whether he really gets the extra turn depends on who started: the record knows).
+        """
+        assert self.turn is not None
+        finished = [side for side in Side if board.borne_off(side) == CHECKERS]
+        if finished and not (draw_rule and len(finished) == 1 and finished[0] is self.turn):
+            return replace(self, board=board, turn=None, phase=Phase.END, dice=None)
+        return replace(self, board=board, turn=self.turn.other, phase=Phase.ROLL, dice=None)
