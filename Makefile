@@ -1,0 +1,36 @@
+# Two commands for a newcomer: `make serve` and `make test`. Both set up .venv first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+WORKERS ?= 2
+
+.PHONY: install test lint serve bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict referee notation
+
+test: lint
+	$(BIN)/pytest
+
+serve: $(STAMP)
+	mkdir -p var
+	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) wsgi:app
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/rules_speed.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,0 +1,53 @@
+"""The layers import one way: notation and referee.rules know nothing of the service."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+WEB_AND_SQL = {"flask", "marshmallow", "sqlite_utils", "sqlite3", "werkzeug", "gunicorn"}
+
+
+def imported_modules(package: Path) -> dict[str, set[str]]:
+    """Every module imported by each file of ``package`` (top-level dotted names)."""
+    found: dict[str, set[str]] = {}
+    for path in package.rglob("*.py"):
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module)
+        found[path.name if not path.is_relative_to(ROOT) else str(path.relative_to(ROOT))] = names
+    return found
+
+
+def offending(package: Path, allowed: tuple[str, ...], forbidden: set[str]) -> list[str]:
+    problems = []
+    for path, names in imported_modules(package).items():
+        for name in names:
+            top = name.split(".")[0]
+            ours = top in ("referee", "notation")
+            if (ours and not name.startswith(allowed)) or top in forbidden:
+                problems.append(f"{path} imports {name}")
+    return problems
+
+
+def test_notation_imports_nothing_from_referee_nor_web_or_sql() -> None:
+    assert offending(ROOT / "notation", ("notation",), WEB_AND_SQL) == []
+
+
+def test_rules_import_neither_notation_nor_the_service_layer() -> None:
+    allowed = ("referee.rules", "referee.errors")
+    assert offending(ROOT / "referee" / "rules", allowed, WEB_AND_SQL) == []
+
+
+@pytest.mark.parametrize("forbidden", ["notation", "flask"])
+def test_the_checker_itself_catches_a_forbidden_import(tmp_path: Path, forbidden: str) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "bad.py").write_text(f"import {forbidden}\n")
+    assert offending(package, ("referee.rules",), WEB_AND_SQL) != []
