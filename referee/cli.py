@@ -65,7 +65,9 @@ def _play(args: argparse.Namespace) -> int:
         assert answer.reason is not None
         print(f"illegal ({answer.reason.code}): {answer.reason.message}")
         if answer.alternatives:
-            print("legal plays include: " + ", ".join(p or "(no move)" for p in answer.alternatives))
+            print(
+                "legal plays include: " + ", ".join(p or "(no move)" for p in answer.alternatives)
+            )
     return EXIT_OK if answer.legal else EXIT_INVALID
 
 

@@ -15,7 +15,7 @@ from referee.errors import DiceRequiredError, GameOverError, InvalidNotationErro
 from referee.positions import read_position, write_position
 from referee.rules.board import Play, Step
 from referee.rules.judge import Finding, PlayJudge, WrittenMove
-from referee.rules.movegen import Reason
+from referee.rules.movegen import Reason, display_order
 from referee.rules.options import Options
 from referee.rules.position import Phase, Position
 
@@ -59,7 +59,8 @@ def _finding_json(finding: Finding | None) -> dict[str, str] | None:
 
 def play_text(steps: Sequence[Step]) -> str:
     """The canonical text of a play's steps (no dice prefix)."""
-    return format_play([MoveText(step.from_point, step.to_point, step.hit) for step in steps])
+    ordered = display_order(steps)
+    return format_play([MoveText(step.from_point, step.to_point, step.hit) for step in ordered])
 
 
 class PlaysService:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 OFF: Final = 0
 BAR: Final = 25
@@ -63,9 +63,11 @@ def layout_from(points: Iterable[tuple[int, int]]) -> Layout:
     return tuple(cells)
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One die played by one checker, in the mover's own numbering; ``hit`` if it hit a blot."""
+class Step(NamedTuple):
+    """One die played by one checker, in the mover's own numbering; ``hit`` if it hit a blot.
+
+    A named tuple rather than a frozen dataclass: the move generator makes millions.
+    """
 
     from_point: int
     to_point: int
@@ -79,7 +81,11 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """A legal play: its canonical steps (display order) and the board it leads to."""
+    """A legal play: its canonical step sequence and the board it leads to.
+
+    The steps are in the order the search first found them (larger die first, from the
+    highest point); ``movegen.display_order`` gives the order plays are written in.
+    """
 
     steps: tuple[Step, ...]
     board: Board

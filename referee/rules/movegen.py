@@ -55,6 +55,10 @@ class Applied:
     game_over: bool
 
 
+Found = dict[bytes, tuple[tuple[Step, ...], int]]
+"""Search results: board key -> (first step sequence found, dice it counts as using)."""
+
+
 class _Turn:
     """The mutable working state of one turn: both layouts from the mover's side."""
 
@@ -80,7 +84,7 @@ class _Turn:
         self.record_every_node = rules.block is not None and (
             rules.block.timing is BlockTiming.END_OF_TURN
         )
-        self.found: dict[bytes, tuple[tuple[Step, ...], int]] = {}
+        self.found: Found = {}
         self.seen: set[bytes] = set()
 
     # -- one step ---------------------------------------------------------------------------
@@ -169,36 +173,58 @@ class _Turn:
 
     # -- the search -------------------------------------------------------------------------
 
+    def movable(self, die: int, head_used: int, below: int) -> list[int]:
+        """The points (at most ``below``) from which ``die`` may be played now.
+
+        The same rules as ``problem``, written out inline because the search spends its
+        time here; ``tests/rules/test_movegen_internals.py`` checks that the two agree.
+        """
+        me, opp, opposite = self.me, self.opp, self.opposite
+        if me[BAR]:
+            points: Sequence[int] = (BAR,)
+        else:
+            points = [point for point in range(below, 0, -1) if me[point]]
+        if self.head_limit is not None and head_used >= self.head_limit and me[HEAD]:
+            points = [point for point in points if point != HEAD]
+        bearing = not any(me[HOME_TOP + 1 :])
+        hitting = self.hitting
+        allowed = []
+        for point in points:
+            target = point - die
+            if target > 0:
+                count = opp[opposite[target]]
+                if count and (not hitting or count > 1):
+                    continue
+            elif not bearing or (target < 0 and any(me[point + 1 : HOME_TOP + 1])):
+                continue
+            allowed.append(point)
+        return allowed
+
     def search(self, dice: tuple[int, ...], depth: int, steps: list[Step], head_used: int) -> None:
         me = self.me
         total = len(dice)
         if me[OFF] == CHECKERS:
             self._record(steps, total)
             return
-        if self.record_every_node and not self.has_illegal_block():
+        every_node = self.record_every_node
+        if every_node and not self.has_illegal_block():
             self._record(steps, depth)
         if depth == total:
-            if not self.record_every_node:
+            if not every_node:
                 self._record(steps, depth)
             return
-        if depth and dice[0] == dice[1] and not self.hitting:
+        doubles = dice[0] == dice[1]
+        if depth and doubles and not self.hitting:
             key = bytes(me) + bytes((depth, head_used))
             if key in self.seen:
                 return
             self.seen.add(key)
         die = dice[depth]
-        if me[BAR]:
-            points: Sequence[int] = (BAR,)
-        elif depth and dice[0] == dice[1] and self.hitting:
-            points = range(steps[-1].from_point, 0, -1)
-        else:
-            points = range(24, 0, -1)
+        below = steps[-1].from_point if depth and doubles and self.hitting else 24
         moved = False
-        for point in points:
-            if not me[point] or self.problem(point, die, head_used) is not None:
-                continue
+        for point in self.movable(die, head_used, below):
             target, hit = self.play(point, die)
-            if self.blocks_illegally(target) and not self.record_every_node:
+            if not every_node and self.block is not None and self.blocks_illegally(target):
                 self.undo(point, target, hit)
                 continue
             moved = True
@@ -206,7 +232,7 @@ class _Turn:
             self.search(dice, depth + 1, steps, head_used + (point == HEAD))
             steps.pop()
             self.undo(point, target, hit)
-        if not moved and not self.record_every_node:
+        if not moved and not every_node:
             self._record(steps, depth)
 
     def _record(self, steps: list[Step], used: int) -> None:
@@ -220,9 +246,6 @@ def _orders(dice: tuple[int, int]) -> list[tuple[int, ...]]:
     if high == low:
         return [(high,) * 4]
     return [(high, low), (low, high)]
-
-
-Found = dict[bytes, tuple[tuple[Step, ...], int]]
 
 
 def _search(
@@ -248,7 +271,7 @@ def legal_plays(rules: TurnRules, board: Board, side: Side, dice: tuple[int, int
     if best == 1 and dice[0] != dice[1]:
         larger = [(key, steps) for key, steps in kept if steps[0].die == max(dice)]
         kept = larger or kept
-    return [Play(display_order(steps), _board_of(key, board, side)) for key, steps in kept]
+    return [Play(steps, _board_of(key, board, side)) for key, steps in kept]
 
 
 def _best(found: Found) -> int:

@@ -1,0 +1,86 @@
+"""Rules speed: legal-play enumeration and replay validation over the shared corpus.
+
+Run with ``make bench`` (or ``.venv/bin/python benchmarks/rules_speed.py``). Prints
+positions/s for enumeration, turns/s for replaying the 2,000 OpenSpiel games, and, where
+``gnubg_nn`` is installed, its ``moves`` on the same positions and the ratio.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from referee.rules.judge import PlayJudge, WrittenMove
+from referee.rules.movegen import legal_plays
+from referee.rules.options import Options
+from referee.rules.variants import Backgammon
+from tests.corpus import board_from_board26, read_jsonl, side_of
+
+OPTIONS = Options()
+ROUNDS = 3
+
+
+def best_rate(count: int, work: Callable[[], None]) -> float:
+    """Items per second of the fastest of ``ROUNDS`` runs."""
+    best = float("inf")
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - start)
+    return count / best
+
+
+def main() -> None:
+    records = list(read_jsonl("bg_positions_seed1.jsonl.gz"))
+    inputs = [
+        (board_from_board26(r["board26"], r["off"]), side_of(r["to_move"]), tuple(r["dice"]))
+        for r in records
+    ]
+
+    def enumerate_all() -> None:
+        for board, side, dice in inputs:
+            legal_plays(Backgammon.turn_rules(board, side, dice, OPTIONS), board, side, dice)
+
+    ours = best_rate(len(inputs), enumerate_all)
+    print(f"enumeration: {ours:,.0f} positions/s over {len(inputs):,} corpus positions")
+
+    games = list(read_jsonl("bg_games_seed1.jsonl.gz"))
+    turns = sum(len(game["turns"]) for game in games)
+
+    def replay_all() -> None:
+        for game in games:
+            board = Backgammon.start_board()
+            for turn in game["turns"]:
+                side, dice = side_of(turn["player"]), tuple(turn["dice"])
+                moves = [WrittenMove(a, b) for a, b in turn["play"]]
+                verdict = PlayJudge(Backgammon, board, side, dice, OPTIONS).judge(
+                    moves, canonical=False
+                )
+                assert verdict.board is not None
+                board = verdict.board
+
+    replay = best_rate(turns, replay_all)
+    print(f"replay validation: {replay:,.0f} turns/s over {len(games):,} games ({turns:,} turns)")
+
+    try:
+        import gnubg_nn
+    except ImportError:
+        print("gnubg_nn not installed: no comparison")
+        return
+    boards = [gnubg_nn.boardfromid(r["gnubg_position_id"]) for r in records]
+    dice_list = [r["dice"] for r in records]
+
+    def gnubg_all() -> None:
+        for board, (first, second) in zip(boards, dice_list, strict=True):
+            gnubg_nn.moves(board, first, second)
+
+    theirs = best_rate(len(boards), gnubg_all)
+    print(f"gnubg_nn.moves: {theirs:,.0f} positions/s; ours / gnubg_nn = {ours / theirs:.3f}")
+
+
+if __name__ == "__main__":
+    main()
