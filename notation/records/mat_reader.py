@@ -1,0 +1,203 @@
+"""A lenient reader for JellyFish ``.mat`` records as real programs write them.
+
+It never stops at the first problem (python-chess's PGN reader is the model): unreadable
+cells become findings with their line and column, and reading goes on. Columns are not
+fixed (34, 38, 40, 41 in the corpus, and plays overflow): a row is split where a cell
+starts (``DD:``, a cube word, ``Wins``...), and a cell belongs to the right-hand player
+when it starts beyond ``RIGHT_COLUMN`` (FORMATS.md part 1 §3, §7).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from notation.errors import NotationError
+from notation.plays import parse_play
+from notation.records.model import ActionKind, ActionText, Finding, GameText, MatchText
+
+RIGHT_COLUMN: Final = 30
+"""A cell starting beyond this 1-based column is the right-hand (second) player's."""
+
+_TAG = re.compile(r'^[;#]\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
+_MATCH_LINE = re.compile(r"^\s*(\d{1,5})\s+point\s+match\b", re.IGNORECASE)
+_GAME_LINE = re.compile(r"^\s*Game\s+(\d{1,6})\s*$")
+_SCORE_LINE = re.compile(r"^\s*(.*?)\s*:\s*(\d{1,5})\s+(.*?)\s*:\s*(\d{1,5})\s*$")
+_RATING = re.compile(r",\s*[\d.]+$")
+_NUMBERED = re.compile(r"^\s*(\d{1,4})\)")
+_CELL_START = re.compile(
+    r"(?<!\S)(?:"
+    r"(?P<roll>[1-6][1-6]:)"
+    r"|(?P<cube>(?:doubles|beavers|raccoons)\s*=>)"
+    r"|(?P<word>takes|drops)\b"
+    r"|(?P<result>(?:wins|losses)\s+\d)"
+    r"|(?P<edit>illegal\s+play)"
+    r"|(?P<number>\d{1,4}\))"
+    r")",
+    re.IGNORECASE,
+)
+_CUBE_CELL = re.compile(r"(doubles|beavers|raccoons)\s*=>\s*(\d{1,6})\s*$", re.IGNORECASE)
+_RESULT_CELL = re.compile(
+    r"(wins|losses)\s+(\d{1,9})\s+points?(\s+and\s+the\s+match)?\s*$", re.IGNORECASE
+)
+_CUBE_KINDS = {
+    "doubles": ActionKind.DOUBLE,
+    "beavers": ActionKind.BEAVER,
+    "raccoons": ActionKind.RACCOON,
+}
+
+
+@dataclass
+class _GameBuilder:
+    index: int
+    number: int
+    line: int
+    start: str | None
+    players: tuple[str, str] = ("", "")
+    score: tuple[int, int] | None = None
+    actions: list[ActionText] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    expecting_score: bool = True
+
+    def build(self) -> GameText:
+        return GameText(
+            index=self.index,
+            number=self.number,
+            line=self.line,
+            players=self.players,
+            score=self.score,
+            actions=tuple(self.actions),
+            start=self.start,
+            findings=tuple(self.findings),
+        )
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.tags: dict[str, str] = {}
+        self.comments: list[str] = []
+        self.match_length: int | None = None
+        self.games: list[_GameBuilder] = []
+        self.findings: list[Finding] = []
+        self.pending_start: str | None = None
+
+    def finding(self, code: str, message: str, line: int, column: int = 1) -> None:
+        target = self.games[-1].findings if self.games else self.findings
+        target.append(Finding(code, message, line, column))
+
+    def read_line(self, number: int, line: str) -> None:
+        stripped = line.strip()
+        if not stripped:
+            return
+        if stripped[0] in ";#":
+            self.comment(stripped)
+            return
+        match_line = _MATCH_LINE.match(line)
+        if match_line and not self.games:
+            self.match_length = int(match_line[1])
+            return
+        game_line = _GAME_LINE.match(line)
+        if game_line:
+            self.games.append(
+                _GameBuilder(len(self.games) + 1, int(game_line[1]), number, self.pending_start)
+            )
+            self.pending_start = None
+            return
+        if not self.games:
+            self.finding("unexpected_line", f"{stripped[:40]!r} before the first game", number)
+            return
+        game = self.games[-1]
+        if game.expecting_score:
+            game.expecting_score = False
+            if self.score_line(game, line):
+                return
+            self.finding("missing_score_line", "a game starts with 'name : score' lines", number)
+        self.row(game, number, line)
+
+    def comment(self, stripped: str) -> None:
+        tag = _TAG.match(stripped)
+        if tag is None:
+            self.comments.append(stripped[1:].strip())
+        elif tag[1] == "StartPosition":
+            self.pending_start = tag[2]
+        else:
+            self.tags[tag[1]] = tag[2]
+
+    def score_line(self, game: _GameBuilder, line: str) -> bool:
+        match = _SCORE_LINE.match(line)
+        if match is None or _CELL_START.search(line):
+            return False
+        left, right = (_RATING.sub("", name).strip() for name in (match[1], match[3]))
+        game.players = (left, right)
+        game.score = (int(match[2]), int(match[4]))
+        return True
+
+    def row(self, game: _GameBuilder, number: int, line: str) -> None:
+        numbered = _NUMBERED.match(line)
+        move_number = int(numbered[1]) if numbered else None
+        body_start = numbered.end() if numbered else 0
+        starts = list(_CELL_START.finditer(line, body_start))
+        leading = line[body_start : starts[0].start() if starts else len(line)].strip()
+        if leading:
+            column = line.index(leading, body_start) + 1
+            self.finding("unreadable_cell", f"cannot read {leading[:40]!r}", number, column)
+        for index, start in enumerate(starts):
+            if start["number"]:
+                continue
+            end = starts[index + 1].start() if index + 1 < len(starts) else len(line)
+            text = line[start.start() : end].strip()
+            column = start.start() + 1
+            side = "w" if column <= RIGHT_COLUMN else "b"
+            action = self.cell(text, side, number, column, move_number)
+            if action is not None:
+                game.actions.append(action)
+
+    def cell(
+        self, text: str, side: str, line: int, column: int, move_number: int | None
+    ) -> ActionText | None:
+        place = {"side": side, "line": line, "column": column, "move_number": move_number}
+        if re.match(r"[1-6][1-6]:", text):
+            dice = (int(text[0]), int(text[1]))
+            try:
+                play = parse_play(text)
+            except NotationError as error:
+                offset = (error.column or 1) - 1
+                self.finding("unreadable_play", error.message, line, column + offset)
+                return ActionText(ActionKind.ROLL, text=text, dice=dice, **place)
+            return ActionText(ActionKind.ROLL, text=text, dice=dice, play=play, **place)
+        if text.lower() in ("takes", "drops"):
+            kind = ActionKind.TAKE if text.lower() == "takes" else ActionKind.DROP
+            return ActionText(kind, text=text, **place)
+        cube = _CUBE_CELL.match(text)
+        if cube:
+            kind = _CUBE_KINDS[cube[1].lower()]
+            return ActionText(kind, text=text, value=int(cube[2]), **place)
+        result = _RESULT_CELL.match(text)
+        if result:
+            kind = ActionKind.WIN if result[1].lower() == "wins" else ActionKind.LOSS
+            return ActionText(
+                kind, text=text, value=int(result[2]), and_the_match=bool(result[3]), **place
+            )
+        if text.lower().startswith("illegal"):
+            return ActionText(ActionKind.EDIT, text=text, **place)
+        self.finding("unreadable_cell", f"cannot read {text[:40]!r}", line, column)
+        return None
+
+
+def read_mat(text: str) -> MatchText:
+    """Read a whole record; raises NotationError only when no match or game is found."""
+    reader = _Reader()
+    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        reader.read_line(number, line)
+    if not reader.games and reader.match_length is None:
+        raise NotationError(
+            "no_match", "no 'N point match' line and no 'Game N' line: this is not a match record"
+        )
+    return MatchText(
+        tags=reader.tags,
+        comments=tuple(reader.comments),
+        match_length=reader.match_length,
+        games=tuple(game.build() for game in reader.games),
+        findings=tuple(reader.findings),
+    )

@@ -1,0 +1,83 @@
+"""Plain data for a match record as written: games, actions, tags and reader findings.
+
+Nothing here is checked against the rules: a record can be read and then adjudicated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from notation.plays import PlayText
+
+
+class ActionKind(StrEnum):
+    """The cells a .mat row can hold."""
+
+    ROLL = "roll"
+    DOUBLE = "double"
+    BEAVER = "beaver"
+    RACCOON = "raccoon"
+    TAKE = "take"
+    DROP = "drop"
+    WIN = "win"
+    LOSS = "loss"
+    EDIT = "edit"
+    """``Illegal play (...)``: a Snowie-style position edit."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionText:
+    """One cell: who acted, where it was written, and what it says.
+
+    ``dice`` keep the order the record wrote them in; ``play`` is None when the cell's play
+    could not be read (a finding says why); ``value`` is the cube value of a double or
+    beaver, or the points of a ``Wins``/``Losses`` line.
+    """
+
+    kind: ActionKind
+    side: str
+    line: int
+    column: int
+    move_number: int | None
+    text: str
+    dice: tuple[int, int] | None = None
+    play: PlayText | None = None
+    value: int | None = None
+    and_the_match: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """Something the reader could not read or found odd, with its place in the text."""
+
+    code: str
+    message: str
+    line: int
+    column: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GameText:
+    """One ``Game N`` of a record, as written."""
+
+    index: int
+    number: int
+    line: int
+    players: tuple[str, str]
+    score: tuple[int, int] | None
+    actions: tuple[ActionText, ...]
+    start: str | None = None
+    """A ``[StartPosition "..."]`` tag given before this game, as written."""
+    findings: tuple[Finding, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchText:
+    """A whole record: header tags, the match length (0 = money session) and the games."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    comments: tuple[str, ...] = ()
+    match_length: int | None = None
+    games: tuple[GameText, ...] = ()
+    findings: tuple[Finding, ...] = ()

@@ -1,0 +1,92 @@
+"""How games end and what they are worth (RULES.md §9-11, §14.5-14.8)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from referee.rules.board import Board, Side
+from referee.rules.options import Options
+from referee.rules.variants import Khachapuri, Variant, Win, WinKind
+
+KIND_VALUES = {WinKind.SINGLE: 1, WinKind.MARS: 2, WinKind.KOKS: 3}
+
+
+class Termination(StrEnum):
+    """How a game ended."""
+
+    BORE_OFF = "bore_off"
+    DROP = "drop"
+    RESIGN = "resign"
+    DRAW = "draw"
+    UNFINISHED = "unfinished"
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """The end of a game and its value by the rules (never capped at the points needed)."""
+
+    winner: Side | None
+    termination: Termination
+    kind: WinKind | None
+    cube: int
+    cube_owner: Side | None
+    jacoby_applied: bool
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stake:
+    """What the game is played for when it ends: the cube and whether Jacoby can apply."""
+
+    cube: int = 1
+    cube_owner: Side | None = None
+    jacoby: bool = False
+    """The Jacoby rule is in force (money play, option on) and no double has been offered."""
+
+
+def value_win(win: Win, winner: Side, termination: Termination, stake: Stake) -> GameResult:
+    """A won game's result: cube times the kind's value, or single under Jacoby."""
+    jacoby = stake.jacoby and win.kind is not WinKind.SINGLE
+    points = stake.cube * (1 if jacoby else win.points)
+    return GameResult(winner, termination, win.kind, stake.cube, stake.cube_owner, jacoby, points)
+
+
+def score_bore_off(
+    variant: type[Variant], board: Board, winner: Side, stake: Stake, options: Options
+) -> GameResult:
+    """The result of a game ``winner`` ended by bearing off his last checker."""
+    win = variant.classify_win(board, winner, options)
+    return value_win(win, winner, Termination.BORE_OFF, stake)
+
+
+def score_drop(doubler: Side, stake: Stake) -> GameResult:
+    """A dropped double: the doubler wins the cube value before the double."""
+    return GameResult(
+        doubler, Termination.DROP, None, stake.cube, stake.cube_owner, False, stake.cube
+    )
+
+
+def score_resignation(variant: type[Variant], winner: Side, value: int, stake: Stake) -> GameResult:
+    """A resignation valued from the record's ``Wins N`` as gnubg does (FORMATS.md part 1 §5):
+    N up to the cube is single, up to twice the cube mars, more is koks. In khachapuri a
+    resignation is worth what it says, at most 30."""
+    if variant is Khachapuri:
+        points = max(1, min(value, 30))
+        kind = WinKind.MARS if points == 30 else WinKind.SINGLE
+        return GameResult(winner, Termination.RESIGN, kind, 1, None, False, points)
+    if value <= stake.cube:
+        kind = WinKind.SINGLE
+    elif value <= 2 * stake.cube:
+        kind = WinKind.MARS
+    else:
+        kind = WinKind.KOKS
+    return value_win(Win(kind, KIND_VALUES[kind]), winner, Termination.RESIGN, stake)
+
+
+def score_draw(stake: Stake) -> GameResult:
+    return GameResult(None, Termination.DRAW, None, stake.cube, stake.cube_owner, False, 0)
+
+
+def unfinished(stake: Stake) -> GameResult:
+    return GameResult(None, Termination.UNFINISHED, None, stake.cube, stake.cube_owner, False, 0)

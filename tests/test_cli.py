@@ -1,0 +1,243 @@
+"""The ``nardy-referee`` command run in-process: legal plays, verdicts, --json, bad input.
+
+Expected plays and positions are worked out by hand (NOTATION.md §1, §4); the --json output
+must be exactly what the REST endpoints answer for the same input.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from referee.api import create_app
+from referee.cli import main
+
+BG_START = "2b,,,,,5w,,3w,,,,5b,5w,,,,3b,,5b,,,,,2w"
+
+
+def bg(points: str = BG_START, turn: str = "w", state: str = "31", bar: str = "w0b0") -> str:
+    return f"backgammon {points} {bar} w0b0 {turn} {state} 1c 0:0-0 -"
+
+
+BG_31 = bg()
+BG_62 = bg(state="62")
+LN_65 = "long-nardy ,,,,,,,,,,,15b,,,,,,,,,,,,15w w0b0 w0b0 w 65 - 0:0-0 -"
+# White 13 -> 11 and 24 -> 18 from the start.
+AFTER_24_18_13_11 = bg("2b,,,,,5w,,3w,,,1w,5b,4w,,,,3b,1w,5b,,,,,1w", "b", "-")
+# One head checker 24/18/13.
+LN_AFTER_65 = "long-nardy ,,,,,,,,,,,15b,1w,,,,,,,,,,,14w w0b0 w0b0 b - - 0:0-0 -"
+# White on the bar against a closed board (Black holds White's 19..24): no die plays.
+CLOSED = ",,,,,5w,,3w,,,,3b,6w,,,,,,2b,2b,2b,2b,2b,2b"
+DANCE_31 = bg(CLOSED, bar="w1b0")
+DANCE_AFTER = bg(CLOSED, "b", "-", bar="w1b0")
+# Long nardy, White has 15 off; Black bears its last two off from its own 1 (global 13).
+LN_LAST_TURN = "long-nardy ,,,,,,,,,,,,2b,,,,,,,,,,, w0b0 w15b13 b 65 - 0:0-0 -"
+OPENING_31 = {
+    "24/23 24/21",
+    "24/21 8/7",
+    "24/21 6/5",
+    "24/23 13/10",
+    "13/10 8/7",
+    "13/10 6/5",
+    "24/23 8/5",
+    "8/7 8/5",
+    "8/5 6/5",
+    "24/23 6/3",
+    "8/7 6/3",
+    "6/5 6/3",
+    "24/21 21/20",
+    "13/10 10/9",
+    "8/5 5/4",
+    "6/3 3/2",
+}
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def listed_plays(out: str, variant: str) -> dict[str, str]:
+    """``play -> position`` from the lines of ``legal`` that hold a position string."""
+    plays = {}
+    for line in out.splitlines():
+        if f"{variant} " in line:
+            play, _, rest = line.partition(variant)
+            plays[play.strip()] = variant + rest.rstrip()
+    return plays
+
+
+# -- legal -----------------------------------------------------------------------------------
+
+
+def test_legal_prints_every_play_with_its_position(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "legal", BG_31)
+    assert status == 0 and err == ""
+    plays = listed_plays(out, "backgammon")
+    assert set(plays) == OPENING_31
+    assert plays["8/5 6/5"] == bg("2b,,,,2w,4w,,2w,,,,5b,5w,,,,3b,,5b,,,,,2w", "b", "-")
+
+
+def test_legal_long_nardy_opening(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "legal", LN_65)
+    assert status == 0
+    assert listed_plays(out, "long-nardy") == {"24/18 18/13": LN_AFTER_65}
+
+
+def test_legal_prints_the_empty_play(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "legal", DANCE_31)
+    assert status == 0
+    assert list(listed_plays(out, "backgammon").values()) == [DANCE_AFTER]
+
+
+def test_legal_takes_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    after = "long-nardy ,,,,,,,,,,,,,,,,,,,,,,, w0b0 w15b15 - end - 0:0-0 -"
+    status, out, _ = run(capsys, "legal", LN_LAST_TURN, "--rules", "draw_rule=true")
+    assert status == 0
+    assert listed_plays(out, "long-nardy") == {"1/off 1/off": after}
+
+
+# -- play ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("written", ["24/18 13/11", "13/11 24/18", "62: 24/18 13/11"])
+def test_play_legal_prints_canonical_play_and_position(
+    capsys: pytest.CaptureFixture[str], written: str
+) -> None:
+    status, out, err = run(capsys, "play", BG_62, written)
+    assert status == 0 and err == ""
+    assert "24/18 13/11" in out
+    assert AFTER_24_18_13_11 in out
+    assert "illegal" not in out
+
+
+@pytest.mark.parametrize(
+    ("position", "written"),
+    [
+        (BG_62, "24/18 13/12"),  # a 1 is not on the dice
+        (BG_62, "24/18"),  # one die unused
+        (BG_62, "31: 24/21 8/7"),  # wrong dice prefix
+        (LN_65, "24/18 24/19"),  # head rule
+        (LN_65, "bar/20"),  # no bar in long nardy
+    ],
+)
+def test_play_illegal_exits_1(
+    capsys: pytest.CaptureFixture[str], position: str, written: str
+) -> None:
+    status, out, err = run(capsys, "play", position, written)
+    assert status == 1 and err == ""
+    assert "illegal" in out
+
+
+def test_play_illegal_names_the_legal_alternative(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "play", LN_65, "24/18 24/19")
+    assert "24/18 18/13" in out
+
+
+@pytest.mark.parametrize("written", ["", "Cannot Move", "cannot move"])
+def test_play_accepts_the_empty_play(capsys: pytest.CaptureFixture[str], written: str) -> None:
+    status, out, _ = run(capsys, "play", DANCE_31, written)
+    assert status == 0
+    assert DANCE_AFTER in out
+
+
+# -- --json is the endpoints' JSON -----------------------------------------------------------
+
+
+def endpoint_json(path: str, body: dict[str, Any]) -> Any:
+    response = create_app().test_client().post(path, json=body)
+    assert response.status_code == 200
+    return response.get_json()
+
+
+@pytest.mark.parametrize(
+    ("position", "rules", "options"),
+    [
+        (BG_31, None, {}),
+        (DANCE_31, None, {}),
+        (LN_65, None, {}),
+        (LN_LAST_TURN, "draw_rule=true", {"draw_rule": True}),
+        (LN_65.replace(" 65 ", " 66 "), "head_exception=none", {"head_exception": "none"}),
+    ],
+)
+def test_legal_json_matches_the_endpoint(
+    capsys: pytest.CaptureFixture[str], position: str, rules: str | None, options: dict[str, Any]
+) -> None:
+    extra = ["--rules", rules] if rules else []
+    status, out, _ = run(capsys, "legal", position, "--json", *extra)
+    assert status == 0
+    expected = endpoint_json("/v1/plays/legal", {"position": position, "options": options})
+    assert json.loads(out) == expected
+
+
+@pytest.mark.parametrize(
+    ("position", "written", "legal"),
+    [
+        (BG_31, "6/5 8/5", True),
+        (BG_31, "8/5", False),
+        (BG_31, "52: 13/8 13/11", False),
+        (BG_62, "13/11 24/18", True),
+        (bg("2b,,,,1b,5w,,3w,,,,5b,5w,,,,3b,,4b,,,,,2w"), "24/21 6/5", True),  # hit unmarked
+        (DANCE_31, "Cannot Move", True),
+        (LN_65, "24/13", True),
+        (LN_65, "24/18* 18/13", False),
+    ],
+)
+def test_play_json_matches_the_endpoint(
+    capsys: pytest.CaptureFixture[str], position: str, written: str, legal: bool
+) -> None:
+    status, out, _ = run(capsys, "play", position, written, "--json")
+    assert status == (0 if legal else 1)
+    expected = endpoint_json("/v1/plays/check", {"position": position, "play": written})
+    assert expected["legal"] is legal
+    assert json.loads(out) == expected
+
+
+# -- bad input: one line on stderr, exit 2 ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["legal", "backgammon 2b,,, w0b0 w0b0 w 31"],  # malformed position
+        ["play", "backgammon 2b,,, w0b0 w0b0 w 31", "24/18 13/11"],
+        ["legal", BG_31.replace("5w,,3w", "4w,,3w")],  # 14 White checkers
+        ["legal", bg(state="-")],  # no dice
+        ["legal", LN_LAST_TURN],  # game over without the draw rule
+        ["play", BG_62, "hello"],  # not a play
+        ["legal", BG_31, "--rules", "no_such_option=1"],
+        ["legal", BG_31, "--rules", "draw_rule=true"],  # not a backgammon option
+        ["play", LN_65, "24/13", "--rules", "head_exception=sometimes"],
+        ["play", LN_65, "24/13", "--json", "--rules", "cube=false"],
+    ],
+)
+def test_bad_input_is_one_line_on_stderr_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    status, out, err = run(capsys, *argv)
+    assert status == 2
+    assert out == ""
+    assert err.strip() and "\n" not in err.strip()
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["legal", BG_31, "--rules", "not a key value"],  # bad --rules text
+        ["legal", BG_31, "--rules", "draw_rule"],
+        ["play", BG_31],  # the play is missing
+        ["solve", BG_31],  # no such command
+        [],
+    ],
+)
+def test_argument_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip() and "Traceback" not in err
