@@ -10,7 +10,7 @@ when it starts beyond ``RIGHT_COLUMN`` (FORMATS.md part 1 §3, §7).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from notation.errors import NotationError
@@ -156,31 +156,28 @@ class _Reader:
     def cell(
         self, text: str, side: str, line: int, column: int, move_number: int | None
     ) -> ActionText | None:
-        place = {"side": side, "line": line, "column": column, "move_number": move_number}
+        base = ActionText(ActionKind.ROLL, side, line, column, move_number, text)
         if re.match(r"[1-6][1-6]:", text):
-            dice = (int(text[0]), int(text[1]))
+            base = replace(base, dice=(int(text[0]), int(text[1])))
             try:
-                play = parse_play(text)
+                return replace(base, play=parse_play(text))
             except NotationError as error:
                 offset = (error.column or 1) - 1
                 self.finding("unreadable_play", error.message, line, column + offset)
-                return ActionText(ActionKind.ROLL, text=text, dice=dice, **place)
-            return ActionText(ActionKind.ROLL, text=text, dice=dice, play=play, **place)
+                return base
         if text.lower() in ("takes", "drops"):
-            kind = ActionKind.TAKE if text.lower() == "takes" else ActionKind.DROP
-            return ActionText(kind, text=text, **place)
+            return replace(
+                base, kind=ActionKind.TAKE if text.lower() == "takes" else ActionKind.DROP
+            )
         cube = _CUBE_CELL.match(text)
         if cube:
-            kind = _CUBE_KINDS[cube[1].lower()]
-            return ActionText(kind, text=text, value=int(cube[2]), **place)
+            return replace(base, kind=_CUBE_KINDS[cube[1].lower()], value=int(cube[2]))
         result = _RESULT_CELL.match(text)
         if result:
             kind = ActionKind.WIN if result[1].lower() == "wins" else ActionKind.LOSS
-            return ActionText(
-                kind, text=text, value=int(result[2]), and_the_match=bool(result[3]), **place
-            )
+            return replace(base, kind=kind, value=int(result[2]), and_the_match=bool(result[3]))
         if text.lower().startswith("illegal"):
-            return ActionText(ActionKind.EDIT, text=text, **place)
+            return replace(base, kind=ActionKind.EDIT)
         self.finding("unreadable_cell", f"cannot read {text[:40]!r}", line, column)
         return None
 
