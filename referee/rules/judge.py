@@ -280,15 +280,23 @@ def _hits_on_the_way(played: Sequence[Step], owners: Sequence[int]) -> bool:
 def _mark_warnings(
     moves: Sequence[WrittenMove], played: Sequence[Step], owners: Sequence[int]
 ) -> tuple[Finding, ...]:
-    """Missing or wrong ``*`` marks: the last step of each written move against its mark."""
+    """Missing or wrong ``*`` marks: the last step of each written move against its mark.
+
+    Identical written moves form one group (``13/7*(2)``: two checkers, one hit), whose
+    mark is right when any of them hits.
+    """
     last_step = {owner: step for step, owner in zip(played, owners, strict=True)}
-    warnings = []
+    groups: dict[WrittenMove, bool] = {}
     for index, move in enumerate(moves):
         step = last_step.get(index)
-        if step is None or step.hit == move.hit_mark:
+        if step is not None:
+            groups[move] = groups.get(move, False) or step.hit
+    warnings = []
+    for move, hit in groups.items():
+        if hit == move.hit_mark:
             continue
         text = f"{_point(move.from_point)}/{_point(move.to_point)}"
-        if step.hit:
+        if hit:
             warnings.append(Finding("hit_not_marked", f"{text} hits but is not marked *"))
         else:
             warnings.append(Finding("hit_mark_wrong", f"{text}* is marked but hits nothing"))

@@ -1,0 +1,408 @@
+"""Checking one game of a record, action by action (NOTATION.md §4)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from notation.records.model import ActionKind, ActionText, GameText
+from referee.adjudication.verdict import GameVerdict, Issue
+from referee.plays import play_text
+from referee.positions import write_position
+from referee.rules.board import CHECKERS, Board, Side
+from referee.rules.condone import play_physically
+from referee.rules.cube import MESSAGES, CubeContext, CubeRule, beaver_problem, double_problem
+from referee.rules.judge import Judgement, PlayJudge, WrittenMove
+from referee.rules.options import DrawScoring, Options
+from referee.rules.position import Cube, Phase, Position
+from referee.rules.scoring import (
+    GameResult,
+    Stake,
+    score_bore_off,
+    score_draw,
+    score_drop,
+    score_resignation,
+    unfinished,
+)
+
+
+class Mode(StrEnum):
+    """Strict stops a game at its first error; condone lets physically possible plays stand."""
+
+    STRICT = "strict"
+    CONDONE = "condone"
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetting:
+    """Everything about the match that one game's checking needs."""
+
+    options: Options
+    mode: Mode
+    match_length: int
+    crawford_game: bool
+    post_crawford: bool
+    hits_marked: bool
+    """The record marks hits with ``*`` somewhere, so a missing mark is worth a warning."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One action as replayed: enough for a client to step through the game."""
+
+    action: ActionText
+    position_before: str
+    position_after: str
+    play: str | None
+    error: Issue | None
+
+
+class GameChecker:
+    """Walks one game's actions in order, keeping the position and the cube."""
+
+    def __init__(
+        self,
+        game: GameText,
+        start: Position,
+        score_before: tuple[int, int],
+        setting: GameSetting,
+        replay: bool = False,
+    ) -> None:
+        self.game = game
+        self.setting = setting
+        self.options = setting.options
+        self.position = start
+        self.variant = start.variant
+        self.first_mover: Side | None = start.turn
+        self.doubler: Side | None = None
+        """Who made the pending offer (a double, beaver or raccoon)."""
+        self.roller: Side | None = None
+        """Who doubled before rolling: he rolls once the cube is settled."""
+        self.offered = 0
+        self.beavered = False
+        self.double_offered = False
+        self.extra_turn_for: Side | None = None
+        self.finish_board: Board | None = None
+        self.result: GameResult | None = None
+        self.stopped = False
+        self.awaiting_resignation = False
+        self.replay: list[ReplayStep] | None = [] if replay else None
+        self.current_play: str | None = None
+        self.verdict = GameVerdict(
+            index=game.index,
+            number=game.number,
+            score_before=score_before,
+            result=unfinished(self.stake),
+            crawford=setting.crawford_game,
+        )
+        self._last_roll = max(
+            (i for i, action in enumerate(game.actions) if action.kind is ActionKind.ROLL),
+            default=-1,
+        )
+
+    @property
+    def stake(self) -> Stake:
+        cube = self.position.cube
+        if cube is None:
+            return Stake()
+        jacoby = self.setting.match_length == 0 and self.options.jacoby and not self.double_offered
+        return Stake(cube.value, cube.owner, jacoby)
+
+    # -- running --------------------------------------------------------------------------
+
+    def run(self) -> GameVerdict:
+        handlers: dict[ActionKind, Callable[[int, ActionText], None]] = {
+            ActionKind.ROLL: self.roll,
+            ActionKind.DOUBLE: self.double,
+            ActionKind.BEAVER: self.beaver,
+            ActionKind.RACCOON: self.beaver,
+            ActionKind.TAKE: self.take,
+            ActionKind.DROP: self.drop,
+            ActionKind.WIN: self.win,
+            ActionKind.LOSS: self.loss,
+            ActionKind.EDIT: self.edit,
+        }
+        for index, action in enumerate(self.game.actions):
+            if self.stopped and action.kind not in (ActionKind.WIN, ActionKind.LOSS):
+                continue
+            before = self.position
+            errors = len(self.verdict.errors)
+            self.current_play = None
+            handlers[action.kind](index, action)
+            if self.replay is not None:
+                error = self.verdict.errors[-1] if len(self.verdict.errors) > errors else None
+                self.replay.append(
+                    ReplayStep(
+                        action,
+                        write_position(before),
+                        write_position(self.position),
+                        self.current_play,
+                        error,
+                    )
+                )
+        if self.result is None:
+            self.result = unfinished(self.stake)
+            if not self.stopped:
+                self.warn(None, "unfinished_game", "the game ends without a result")
+        self.verdict.result = self.result
+        return self.verdict
+
+    # -- reporting ------------------------------------------------------------------------
+
+    def place(self, action: ActionText | None) -> dict[str, object]:
+        if action is None:
+            return {"line": self.game.line}
+        return {
+            "move_number": action.move_number,
+            "side": action.side,
+            "line": action.line,
+            "column": action.column,
+        }
+
+    def warn(self, action: ActionText | None, code: str, message: str) -> None:
+        self.verdict.warnings.append(Issue(code, message, **self.place(action)))  # type: ignore[arg-type]
+
+    def error(
+        self,
+        action: ActionText,
+        code: str,
+        message: str,
+        rule: str | None = None,
+        play: str | None = None,
+        alternatives: tuple[str, ...] | None = None,
+        stop: bool | None = None,
+    ) -> None:
+        issue = Issue(
+            code,
+            message,
+            rule=rule,
+            position=write_position(self.position),
+            play=play,
+            alternatives=alternatives,
+            **self.place(action),  # type: ignore[arg-type]
+        )
+        self.verdict.errors.append(issue)
+        if stop if stop is not None else self.setting.mode is Mode.STRICT:
+            self.stopped = True
+
+    def after_end(self, action: ActionText) -> bool:
+        """Report an action after the game is over; True if it was one."""
+        if self.result is None:
+            return False
+        self.error(action, "action_after_end", "the game is already over", stop=False)
+        return True
+
+    # -- plays ----------------------------------------------------------------------------
+
+    def roll(self, index: int, action: ActionText) -> None:
+        if self.after_end(action):
+            return
+        side = Side(action.side)
+        if self.position.phase is Phase.DOUBLED:
+            if not (self.beavered and side is not self.doubler):
+                rule = CubeRule.ANSWER_REQUIRED
+                self.error(action, "illegal_cube_action", MESSAGES[rule], rule=str(rule))
+                if self.stopped:
+                    return
+            self.accept_double(self.position.turn or side)
+        turn = self.position.turn
+        if turn is not None and side is not turn:
+            self.error(
+                action,
+                "impossible_action",
+                "it is the other player's turn",
+                "wrong_turn",
+                stop=True,
+            )
+            return
+        if self.first_mover is None:
+            self.first_mover = side
+        assert action.dice is not None
+        dice = (max(action.dice), min(action.dice))
+        if action.play is None:
+            self.error(action, "impossible_action", "the play cannot be read", stop=True)
+            return
+        if self.awaiting_resignation:
+            self.error(action, "impossible_action", "a play after an unknown play", stop=True)
+            return
+        if action.play.unknown:
+            self.warn(action, "unknown_play", f"{action.text!r}: the record does not say the play")
+            self.awaiting_resignation = True
+            return
+        moves = [WrittenMove(m.from_point, m.to_point, m.hit) for m in action.play.moves]
+        judge = PlayJudge(self.variant, self.position.board, side, dice, self.options)
+        verdict = judge.judge(moves, canonical=self.replay is not None)
+        if verdict.legal and verdict.board is not None:
+            self.current_play = _canonical_text(verdict)
+            self.mark_warnings(action, verdict)
+            self.after_play(action, side, verdict.board)
+            return
+        if not moves and index == self._last_roll and self._result_follows(index):
+            self.warn(action, "bare_roll", "a roll without its play, then a resignation")
+            self.awaiting_resignation = True
+            return
+        self.illegal_play(action, side, moves, verdict)
+
+    def _result_follows(self, index: int) -> bool:
+        return any(a.kind is ActionKind.WIN for a in self.game.actions[index + 1 :])
+
+    def mark_warnings(self, action: ActionText, verdict: Judgement) -> None:
+        for warning in verdict.warnings:
+            if warning.code != "hit_not_marked" or self.setting.hits_marked:
+                self.warn(action, warning.code, warning.message)
+
+    def illegal_play(
+        self, action: ActionText, side: Side, moves: list[WrittenMove], verdict: Judgement
+    ) -> None:
+        assert verdict.reason is not None
+        alternatives = tuple(play_text(play.steps) for play in verdict.alternatives)
+        written = action.text.split(":", 1)[1].strip()
+        condone = self.setting.mode is Mode.CONDONE
+        self.error(
+            action,
+            "illegal_play",
+            verdict.reason.message,
+            rule=verdict.reason.code,
+            play=written,
+            alternatives=alternatives,
+            stop=not condone,
+        )
+        if not condone:
+            return
+        physical = play_physically(self.variant, self.position.board, side, moves)
+        if isinstance(physical, str):
+            self.error(action, "impossible_action", physical, play=written, stop=True)
+            return
+        self.after_play(action, side, physical)
+
+    def after_play(self, action: ActionText, side: Side, board: Board) -> None:
+        """Move on after ``side`` played to ``board``: a finish, a draw or the next turn."""
+        self.position = replace(self.position, board=board)
+        finished = board.borne_off(side) == CHECKERS
+        if self.extra_turn_for is side:
+            if finished:
+                self.result = score_draw(self.stake)
+            else:
+                scored = self.finish_board
+                if scored is None or self.options.draw_scoring is DrawScoring.AFTER_EXTRA_TURN:
+                    scored = board
+                self.result = score_bore_off(
+                    self.variant, scored, side.other, self.stake, self.options
+                )
+            self.end()
+            return
+        if finished:
+            opponent_done = board.borne_off(side.other) == CHECKERS
+            if self.options.draw_rule and side is self.first_mover and not opponent_done:
+                self.extra_turn_for = side.other
+                self.finish_board = board
+            else:
+                self.result = score_bore_off(self.variant, board, side, self.stake, self.options)
+                self.end()
+                return
+        self.position = replace(self.position, turn=side.other, phase=Phase.ROLL, dice=None)
+
+    def end(self) -> None:
+        self.position = replace(self.position, turn=None, phase=Phase.END, dice=None)
+
+    # -- the cube -------------------------------------------------------------------------
+
+    def cube_context(self) -> CubeContext:
+        return CubeContext(
+            self.position.cube,
+            self.setting.crawford_game,
+            self.setting.match_length == 0,
+            self.options,
+        )
+
+    def cube_error(self, action: ActionText, rule: CubeRule) -> bool:
+        """Report an illegal cube action; True when checking must not apply it."""
+        self.error(action, "illegal_cube_action", MESSAGES[rule], rule=str(rule))
+        return self.stopped or self.position.cube is None
+
+    def double(self, index: int, action: ActionText) -> None:
+        if self.after_end(action):
+            return
+        side = Side(action.side)
+        before_roll = self.position.turn is side and self.position.phase is Phase.ROLL
+        rule = double_problem(self.cube_context(), side, before_roll, action.value)
+        if rule is not None and self.cube_error(action, rule):
+            return
+        cube = self.position.cube
+        assert cube is not None
+        self.doubler = self.roller = side
+        self.offered = action.value or 2 * cube.value
+        self.double_offered = True
+        self.position = replace(self.position, turn=side.other, phase=Phase.DOUBLED)
+
+    def answer_problem(self, action: ActionText) -> CubeRule | None:
+        if self.position.phase is not Phase.DOUBLED:
+            return CubeRule.NO_DOUBLE_PENDING
+        if Side(action.side) is self.doubler:
+            return CubeRule.NOT_DOUBLED_SIDE
+        return None
+
+    def accept_double(self, taker: Side) -> None:
+        """The pending offer is taken: a beaver's or raccoon's maker keeps the cube."""
+        owner = self.doubler if self.beavered else taker
+        self.position = replace(
+            self.position, cube=Cube(self.offered, owner), turn=self.roller, phase=Phase.ROLL
+        )
+        self.beavered = False
+
+    def take(self, index: int, action: ActionText) -> None:
+        if self.after_end(action):
+            return
+        rule = self.answer_problem(action)
+        if rule is not None:
+            self.cube_error(action, rule)
+            return
+        self.accept_double(Side(action.side))
+
+    def drop(self, index: int, action: ActionText) -> None:
+        if self.after_end(action):
+            return
+        rule = self.answer_problem(action)
+        if rule is not None:
+            self.cube_error(action, rule)
+            return
+        assert self.doubler is not None
+        self.result = score_drop(self.doubler, self.stake)
+        self.end()
+
+    def beaver(self, index: int, action: ActionText) -> None:
+        if self.after_end(action):
+            return
+        rule = self.answer_problem(action) or beaver_problem(self.cube_context())
+        if rule is not None and self.cube_error(action, rule):
+            return
+        side = Side(action.side)
+        answering = self.doubler or side.other
+        self.position = replace(self.position, cube=Cube(self.offered, side), turn=answering)
+        self.doubler = side
+        self.offered = action.value or 2 * self.offered
+        self.beavered = True
+
+    # -- results --------------------------------------------------------------------------
+
+    def win(self, index: int, action: ActionText) -> None:
+        side = Side(action.side)
+        value = action.value or 0
+        self.verdict.recorded_winner = side
+        self.verdict.recorded_points = value
+        self.verdict.recorded_line = action.line
+        if self.result is None:
+            self.result = score_resignation(self.variant, side, value, self.stake)
+            self.end()
+
+    def loss(self, index: int, action: ActionText) -> None:
+        self.warn(action, "losses_line", f"{action.text!r} is not scored; the Wins line is")
+
+    def edit(self, index: int, action: ActionText) -> None:
+        self.warn(action, "position_edit", f"{action.text[:40]!r}: the rest is not checked")
+        self.stopped = True
+
+
+def _canonical_text(verdict: Judgement) -> str | None:
+    return None if verdict.play is None else play_text(verdict.play.steps)

@@ -1,0 +1,326 @@
+"""Adjudicating a whole record: variant and options, the score, Crawford, every game."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from notation.errors import NotationError
+from notation.options import parse_rules_text
+from notation.records.mat_reader import read_mat
+from notation.records.model import ActionKind, GameText, MatchText
+from referee.adjudication.game import GameChecker, GameSetting, Mode, ReplayStep
+from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
+from referee.errors import InvalidNotationError, RefereeError, UnknownVariantError
+from referee.positions import read_position
+from referee.rules.board import Side
+from referee.rules.options import Options
+from referee.rules.position import Cube, Phase, Position
+from referee.rules.variants import Backgammon, Variant, find_variant
+
+VARIATIONS = {
+    "backgammon": "backgammon",
+    "short nardy": "backgammon",
+    "long nardy": "long-nardy",
+    "khachapuri": "khachapuri",
+}
+"""``[Variation "..."]`` values this referee can check, to variant ids."""
+
+_ON_OFF = {"on": True, "off": False}
+_FLAG_TAGS = {"Crawford": "crawford", "Jacoby": "jacoby", "Beaver": "beavers"}
+
+
+@dataclass(frozen=True, slots=True)
+class Adjudication:
+    """A verdict and, when asked for, the replay of every game."""
+
+    verdict: Verdict
+    record: MatchText
+    replays: tuple[tuple[ReplayStep, ...], ...] = ()
+
+
+def read_record(text: str) -> MatchText:
+    """The record's structure, or InvalidNotationError when it holds no match at all."""
+    try:
+        return read_mat(text)
+    except NotationError as error:
+        raise InvalidNotationError(error.message) from None
+
+
+def record_variant(record: MatchText, requested: str | None) -> type[Variant]:
+    """The request's variant, else the ``[Variation]`` tag, else backgammon."""
+    if requested:
+        return find_variant(requested)
+    tag = record.tags.get("Variation")
+    if tag is None:
+        return Backgammon
+    name = VARIATIONS.get(tag.strip().lower())
+    if name is None:
+        raise UnknownVariantError(
+            f'[Variation "{tag}"] is not a variant this referee checks', variant=tag
+        )
+    return find_variant(name)
+
+
+def header_options(
+    record: MatchText, variant: type[Variant], warnings: list[Issue]
+) -> dict[str, object]:
+    """The options the header tags set (NOTATION.md §4); bad tags become warnings."""
+    found: dict[str, object] = {}
+    tags = record.tags
+    if variant.has_cube:
+        for tag, option in _FLAG_TAGS.items():
+            flag = _ON_OFF.get(tags.get(tag, "").strip().lower())
+            if flag is not None:
+                found[option] = flag
+        limit = tags.get("CubeLimit", "").strip()
+        if limit == "1":
+            found["cube"] = False
+        elif limit.isdigit():
+            found["cube_limit"] = int(limit)
+    if "Rules" in tags:
+        try:
+            found.update(parse_rules_text(tags["Rules"]))
+        except NotationError as error:
+            warnings.append(Issue("invalid_header", f"[Rules]: {error.message}"))
+    checked: dict[str, object] = {}
+    for name, value in found.items():
+        try:
+            Options().updated(variant.id, {name: value})
+        except RefereeError as error:
+            warnings.append(Issue("invalid_header", f"header option ignored: {error.message}"))
+        else:
+            checked[name] = value
+    return checked
+
+
+def adjudicate(
+    text: str,
+    variant: str | None = None,
+    mode: str = "strict",
+    options: Mapping[str, object] | None = None,
+    replay: bool = False,
+) -> Adjudication:
+    """Check every action of a record (NOTATION.md §4); a bad record is a verdict, not an
+    error. Raises only when the text holds no match, or the variant or options are bad."""
+    record = read_record(text)
+    return adjudicate_record(record, variant, mode, options, replay)
+
+
+def adjudicate_record(
+    record: MatchText,
+    variant_name: str | None = None,
+    mode: str = "strict",
+    options: Mapping[str, object] | None = None,
+    replay: bool = False,
+) -> Adjudication:
+    variant = record_variant(record, variant_name)
+    warnings = [
+        Issue(finding.code, finding.message, line=finding.line, column=finding.column)
+        for finding in record.findings
+    ]
+    effective = Options().updated(variant.id, header_options(record, variant, warnings))
+    effective = effective.updated(variant.id, options or {})
+    checker = _MatchChecker(record, variant, effective, Mode(mode), replay)
+    games = checker.run()
+    verdict = Verdict(
+        variant=variant.id,
+        mode=str(Mode(mode)),
+        options=effective.to_json(variant.id),
+        match=checker.summary(),
+        games=tuple(games),
+        warnings=tuple(warnings),
+    )
+    return Adjudication(verdict, record, tuple(checker.replays))
+
+
+class _MatchChecker:
+    """Carries the score from game to game and finds the Crawford game."""
+
+    def __init__(
+        self,
+        record: MatchText,
+        variant: type[Variant],
+        options: Options,
+        mode: Mode,
+        replay: bool,
+    ) -> None:
+        self.record = record
+        self.variant = variant
+        self.options = options
+        self.mode = mode
+        self.replay = replay
+        self.length = record.match_length or 0
+        self.scores_after: list[tuple[int, int]] = []
+        self.crawford_game: int | None = None
+        self.winner: Side | None = None
+        self.replays: list[tuple[ReplayStep, ...]] = []
+        self.hits_marked = any(
+            move.hit
+            for game in record.games
+            for action in game.actions
+            if action.play is not None
+            for move in action.play.moves
+        )
+
+    def run(self) -> list[GameVerdict]:
+        verdicts = []
+        computed = (0, 0)
+        previous: GameText | None = None
+        for game in self.record.games:
+            issues: list[Issue] = []
+            before = self.score_before(game, previous, computed, issues)
+            verdict = self.check_game(game, before, issues)
+            points = verdict.result.points
+            winner = verdict.result.winner
+            computed = (
+                before[0] + (points if winner is Side.WHITE else 0),
+                before[1] + (points if winner is Side.BLACK else 0),
+            )
+            self.scores_after.append(computed)
+            if self.length and self.winner is None and max(computed) >= self.length:
+                self.winner = Side.WHITE if computed[0] >= self.length else Side.BLACK
+            verdicts.append(verdict)
+            previous = game
+        return verdicts
+
+    def score_before(
+        self,
+        game: GameText,
+        previous: GameText | None,
+        computed: tuple[int, int],
+        issues: list[Issue],
+    ) -> tuple[int, int]:
+        """The record's score line is the ground truth; disagreements are warnings."""
+        score_line = game.line + 1
+        if previous is not None and game.number != previous.number + 1:
+            issues.append(
+                Issue(
+                    "game_number",
+                    f"Game {game.number} follows Game {previous.number}",
+                    line=game.line,
+                )
+            )
+        if game.score is None:
+            return computed
+        if previous is not None and game.score != computed:
+            issues.append(
+                Issue(
+                    "score_mismatch",
+                    f"the score line says {game.score[0]}-{game.score[1]}, but the previous"
+                    f" game leaves {computed[0]}-{computed[1]}",
+                    line=score_line,
+                )
+            )
+        if self.length and max(game.score) >= self.length:
+            issues.append(Issue("game_after_match", "the match was already over", line=score_line))
+        return game.score
+
+    def check_game(
+        self, game: GameText, before: tuple[int, int], issues: list[Issue]
+    ) -> GameVerdict:
+        crawford, post = self.crawford_status(game.index, before)
+        setting = GameSetting(
+            options=self.options,
+            mode=self.mode,
+            match_length=self.length,
+            crawford_game=crawford,
+            post_crawford=post,
+            hits_marked=self.hits_marked,
+        )
+        start = self.start_position(game, before, crawford, post, issues)
+        checker = GameChecker(game, start, before, setting, replay=self.replay)
+        verdict = checker.run()
+        verdict.warnings[:0] = issues
+        verdict.warnings.extend(
+            Issue(f.code, f.message, line=f.line, column=f.column) for f in game.findings
+        )
+        verdict.result_mismatch = self.mismatch(verdict, before)
+        if verdict.result_mismatch is not None:
+            verdict.warnings.append(
+                Issue("result_mismatch", verdict.result_mismatch, line=verdict.recorded_line)
+            )
+        if checker.replay is not None:
+            self.replays.append(tuple(checker.replay))
+        return verdict
+
+    def crawford_status(self, index: int, before: tuple[int, int]) -> tuple[bool, bool]:
+        """(this is the Crawford game, this game is post-Crawford) from the scores."""
+        if not self.length or not self.variant.has_cube or not self.options.crawford:
+            return False, False
+        target = self.length - 1
+        one_away = (before[0] == target) != (before[1] == target)
+        if self.crawford_game is None and one_away:
+            self.crawford_game = index
+            return True, False
+        return False, self.crawford_game is not None and target in before
+
+    def start_position(
+        self,
+        game: GameText,
+        before: tuple[int, int],
+        crawford: bool,
+        post: bool,
+        issues: list[Issue],
+    ) -> Position:
+        cube = Cube() if self.variant.has_cube and self.options.cube else None
+        position = Position(
+            self.variant,
+            self.variant.start_board(),
+            None,
+            Phase.ROLL,
+            cube=cube,
+            match_length=self.length,
+            score=before,
+            crawford=crawford,
+            post_crawford=post,
+        )
+        if game.start is None:
+            return position
+        try:
+            given = read_position(game.start)
+        except RefereeError as error:
+            issues.append(Issue("invalid_start_position", error.message, line=game.line))
+            return position
+        if given.variant is not self.variant:
+            issues.append(Issue("invalid_start_position", "wrong variant", line=game.line))
+            return position
+        phase = given.phase if given.phase is Phase.ROLL else Phase.ROLL
+        return replace(position, board=given.board, turn=given.turn, phase=phase, cube=given.cube)
+
+    def mismatch(self, verdict: GameVerdict, before: tuple[int, int]) -> str | None:
+        """Why the record's result differs from the rules' (None when they agree)."""
+        result = verdict.result
+        recorded = verdict.recorded_points
+        if verdict.recorded_winner is None or recorded is None:
+            return None
+        if result.winner is None:
+            return f"the record says Wins {recorded}, but by the rules nobody has won"
+        if verdict.recorded_winner is not result.winner:
+            return "the record names the other player as the winner"
+        if recorded == result.points:
+            return None
+        needed = self.length - before[0 if result.winner is Side.WHITE else 1]
+        if self.length and recorded == needed < result.points:
+            return (
+                f"Wins {recorded} is capped at the points needed to win the match"
+                f" (the rules give {result.points})"
+            )
+        if self.variant.has_cube and recorded not in {result.cube * n for n in (1, 2, 3)}:
+            return f"Wins {recorded} is not a game value at cube {result.cube}"
+        return f"the record says {recorded} points, the rules give {result.points}"
+
+    def summary(self) -> MatchSummary:
+        first = self.record.games[0] if self.record.games else None
+        players = first.players if first is not None else ("", "")
+        all_done = all(
+            any(a.kind is ActionKind.WIN for a in game.actions) for game in self.record.games
+        )
+        return MatchSummary(
+            length=self.length,
+            players=players,
+            scores_after=tuple(self.scores_after),
+            crawford_game=self.crawford_game,
+            winner=self.winner,
+            complete=self.winner is not None or (self.length == 0 and all_done),
+        )
