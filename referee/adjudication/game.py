@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from notation.plays import parse_play
 from notation.records.model import ActionKind, ActionText, GameText
 from referee.adjudication.verdict import GameVerdict, Issue
 from referee.plays import play_text
@@ -88,6 +89,8 @@ class GameChecker:
         self.stopped = False
         self.awaiting_resignation = False
         self.replay: list[ReplayStep] | None = [] if replay else None
+        self.normalized: list[ActionText] = []
+        """The actions in canonical form, for the canonical record."""
         self.current_play: str | None = None
         self.verdict = GameVerdict(
             index=game.index,
@@ -130,6 +133,8 @@ class GameChecker:
             errors = len(self.verdict.errors)
             self.current_play = None
             handlers[action.kind](index, action)
+            if action.kind is not ActionKind.LOSS:
+                self.normalized.append(self.normalize(action))
             if self.replay is not None:
                 error = self.verdict.errors[-1] if len(self.verdict.errors) > errors else None
                 self.replay.append(
@@ -147,6 +152,16 @@ class GameChecker:
                 self.warn(None, "unfinished_game", "the game ends without a result")
         self.verdict.result = self.result
         return self.verdict
+
+    def normalize(self, action: ActionText) -> ActionText:
+        """The action as the canonical record writes it: a legal play in canonical text
+        (steps in canonical order, bar/off words, computed hit marks, larger die first)."""
+        if action.kind is not ActionKind.ROLL or self.current_play is None:
+            return action
+        assert action.dice is not None
+        dice = (max(action.dice), min(action.dice))
+        text = f"{dice[0]}{dice[1]}: {self.current_play}".rstrip()
+        return replace(action, text=text, dice=dice, play=parse_play(text))
 
     # -- reporting ------------------------------------------------------------------------
 
@@ -232,11 +247,17 @@ class GameChecker:
             return
         moves = [WrittenMove(m.from_point, m.to_point, m.hit) for m in action.play.moves]
         judge = PlayJudge(self.variant, self.position.board, side, dice, self.options)
-        verdict = judge.judge(moves, canonical=self.replay is not None)
+        verdict = judge.judge(moves, canonical=False)
         if verdict.legal and verdict.board is not None:
-            self.current_play = _canonical_text(verdict)
+            self.current_play = play_text(verdict.steps)
             self.mark_warnings(action, verdict)
             self.after_play(action, side, verdict.board)
+            return
+        if not moves and len(judge.legal) == 1:
+            forced = judge.legal[0]
+            self.warn(action, "play_not_written", "the roll's only legal play is taken as played")
+            self.current_play = play_text(forced.steps)
+            self.after_play(action, side, forced.board)
             return
         if not moves and index == self._last_roll and self._result_follows(index):
             self.warn(action, "bare_roll", "a roll without its play, then a resignation")
@@ -402,7 +423,3 @@ class GameChecker:
     def edit(self, index: int, action: ActionText) -> None:
         self.warn(action, "position_edit", f"{action.text[:40]!r}: the rest is not checked")
         self.stopped = True
-
-
-def _canonical_text(verdict: Judgement) -> str | None:
-    return None if verdict.play is None else play_text(verdict.play.steps)

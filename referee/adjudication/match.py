@@ -36,6 +36,8 @@ class Adjudication:
 
     verdict: Verdict
     record: MatchText
+    canonical: MatchText
+    """The record with every legal play in canonical text (``write_mat`` renders it)."""
     replays: tuple[tuple[ReplayStep, ...], ...] = ()
 
 
@@ -131,7 +133,8 @@ def adjudicate_record(
         games=tuple(games),
         warnings=tuple(warnings),
     )
-    return Adjudication(verdict, record, tuple(checker.replays))
+    canonical = replace(record, games=tuple(checker.canonical_games), findings=())
+    return Adjudication(verdict, record, canonical, tuple(checker.replays))
 
 
 class _MatchChecker:
@@ -155,6 +158,7 @@ class _MatchChecker:
         self.crawford_game: int | None = None
         self.winner: Side | None = None
         self.replays: list[tuple[ReplayStep, ...]] = []
+        self.canonical_games: list[GameText] = []
         self.hits_marked = any(
             move.hit
             for game in record.games
@@ -242,6 +246,8 @@ class _MatchChecker:
             )
         if checker.replay is not None:
             self.replays.append(tuple(checker.replay))
+        normalized = tuple(checker.normalized)
+        self.canonical_games.append(replace(game, actions=normalized, findings=()))
         return verdict
 
     def crawford_status(self, index: int, before: tuple[int, int]) -> tuple[bool, bool]:

@@ -48,6 +48,21 @@ class Judgement:
     reason: Finding | None
     warnings: tuple[Finding, ...]
     alternatives: tuple[Play, ...]
+    steps: tuple[Step, ...] = ()
+    """The single moves that were played, as the written play decomposes (with hits)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    """A decomposition of the written play that reaches a legal board."""
+
+    play: Play
+    played: tuple[Step, ...]
+    owners: tuple[int, ...]
+    hidden_hit: bool
+    """It hits on a point the written play does not show."""
+    literal: bool
+    """Its single moves are legal in the written order."""
 
 
 Candidate = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
@@ -113,34 +128,38 @@ class PlayJudge:
         if len(steps) != self.full and not applied.game_over:
             return None
         warnings = _mark_warnings(moves, applied.steps, owners)
-        return Judgement(True, applied.board, None, None, warnings, ())
+        return Judgement(True, applied.board, None, None, warnings, (), applied.steps)
 
     def _judge_by_enumeration(
         self, moves: Sequence[WrittenMove], candidates: list[Candidate]
     ) -> Judgement:
         by_board = {play.board: play for play in self.legal}
-        matches: list[tuple[Play, tuple[Step, ...], tuple[int, ...], bool]] = []
+        matches: list[_Match] = []
         for steps, owners in candidates:
-            if self.options.judge is Judge.SEQUENCE:
-                literal = apply_steps(self.rules, self.board, self.side, steps)
-                if not isinstance(literal, Applied):
-                    continue
+            literal = apply_steps(self.rules, self.board, self.side, steps)
+            literal_ok = isinstance(literal, Applied)
+            if self.options.judge is Judge.SEQUENCE and not literal_ok:
+                continue
             physical = self._physical(steps)
             if physical is None:
                 continue
             board, played = physical
             play = by_board.get(board)
             if play is not None:
-                matches.append((play, played, owners, _hits_on_the_way(played, owners)))
-        preferred = [match for match in matches if not match[3]] or matches
-        distinct = {match[0].board: match for match in preferred}
+                hidden_hit = _hits_on_the_way(played, owners)
+                matches.append(_Match(play, played, owners, hidden_hit, literal_ok))
+        preferred = [match for match in matches if not match.hidden_hit] or matches
+        distinct: dict[Board, _Match] = {}
+        for match in sorted(preferred, key=lambda match: not match.literal):
+            distinct.setdefault(match.play.board, match)  # literal first, then larger die
         if len(distinct) > 1:
-            plays = tuple(match[0] for match in distinct.values())
+            plays = tuple(match.play for match in distinct.values())
             return self._illegal(self._finding(Reason.AMBIGUOUS_PLAY, moves=moves), plays)
         if distinct:
-            play, played, owners, _ = next(iter(distinct.values()))
-            warnings = _mark_warnings(moves, played, owners)
-            return Judgement(True, play.board, play, None, warnings, ())
+            match = next(iter(distinct.values()))
+            warnings = _mark_warnings(moves, match.played, match.owners)
+            chosen = match.played if match.literal else match.play.steps
+            return Judgement(True, match.play.board, match.play, None, warnings, (), chosen)
         return self._illegal(self._diagnose(candidates[0], moves))
 
     def _judge_empty(self) -> Judgement:

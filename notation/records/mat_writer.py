@@ -1,0 +1,81 @@
+"""Writing a record in GNU Backgammon's ``.mat`` layout (FORMATS.md part 1 §9).
+
+Header tags as ``; [Name "value"]``, `` N point match``, then per game `` Game K``, the
+score line ``" %-31s%s : %d"``, rows ``"%3d) %-27s "`` + right cell, and ``Wins`` on a row
+of its own at column 7 (left winner) or 35 (right winner).
+"""
+
+from __future__ import annotations
+
+from notation.plays import format_play
+from notation.records.model import ActionKind, ActionText, GameText, MatchText
+
+LEFT_WIDTH = 27
+"""gnubg pads the left cell (trailing blanks included): its reader splits short rows wrongly."""
+RESULT_INDENT = {"w": 6, "b": 34}
+
+
+def write_mat(record: MatchText) -> str:
+    """The record as .mat text, readable by ``read_mat`` and by gnubg's ``import mat``."""
+    lines = [f'; [{name} "{value}"]' for name, value in record.tags.items()]
+    lines.extend(f"; {comment}" for comment in record.comments)
+    if lines:
+        lines.append("")
+    lines.append(f" {record.match_length or 0} point match")
+    lines.append("")
+    for game in record.games:
+        lines.extend(_game_lines(game))
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _game_lines(game: GameText) -> list[str]:
+    lines = []
+    if game.start is not None:
+        lines.append(f'; [StartPosition "{game.start}"]')
+    lines.append(f" Game {game.number}")
+    left, right = game.players
+    score = game.score or (0, 0)
+    lines.append(f" {f'{left} : {score[0]}':<31}{right} : {score[1]}")
+    rows: list[list[ActionText | None]] = []
+    results: list[ActionText] = []
+    for action in game.actions:
+        if action.kind is ActionKind.WIN:
+            results.append(action)
+            continue
+        if action.kind is ActionKind.LOSS:
+            continue
+        column = 0 if action.side == "w" else 1
+        if not rows or rows[-1][column] is not None or (column == 0 and rows[-1][1] is not None):
+            rows.append([None, None])
+        rows[-1][column] = action
+    for number, (first, second) in enumerate(rows, start=1):
+        left_cell = _cell(first) if first is not None else ""
+        right_cell = _cell(second) if second is not None else ""
+        lines.append(f"{number:3d}) {left_cell:<{LEFT_WIDTH}} {right_cell}")
+    for result in results:
+        points = result.value or 0
+        text = f"Wins {points} point{'s' if points != 1 else ''}"
+        if result.and_the_match:
+            text += " and the match"
+        lines.append(" " * RESULT_INDENT[result.side] + text)
+    return lines
+
+
+def _cell(action: ActionText) -> str:
+    kind = action.kind
+    if kind is ActionKind.ROLL:
+        assert action.dice is not None
+        prefix = f"{action.dice[0]}{action.dice[1]}:"
+        if action.play is None or action.play.unknown:
+            rest = action.text.split(":", 1)[1].strip()
+            return f"{prefix} {rest}".rstrip()
+        return f"{prefix} {format_play(action.play.moves)}".rstrip()
+    if kind in (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON):
+        word = {"double": "Doubles", "beaver": "Beavers", "raccoon": "Raccoons"}[kind]
+        return f" {word} => {action.value}"
+    if kind is ActionKind.TAKE:
+        return " Takes"
+    if kind is ActionKind.DROP:
+        return " Drops"
+    return f" {action.text}"
