@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 
 from referee import __version__
-from referee.api import plays
+from referee.api import plays, records
 from referee.api.problems import register_problem_handlers
 
 MAX_BODY = 16 * 1024 * 1024
@@ -22,6 +22,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     register_problem_handlers(app)
     app.register_blueprint(plays.blueprint)
+    app.register_blueprint(records.blueprint)
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:

@@ -55,3 +55,24 @@ class CheckResponse(Schema):
     reason = fields.Nested(Finding, required=True, allow_none=True)
     alternatives = fields.List(fields.String(), required=True)
     warnings = fields.List(fields.Nested(Finding), required=True)
+
+
+class RecordCheckRequest(RequestSchema):
+    record = fields.String(
+        required=True,
+        validate=validate.Length(min=1),
+        metadata={"description": "A match record (.mat, with the nardy extension tags)"},
+    )
+    variant = fields.String(
+        load_default=None, metadata={"description": "Overrides the [Variation] tag"}
+    )
+    mode = fields.String(
+        load_default="strict",
+        validate=validate.OneOf(["strict", "condone"]),
+        metadata={"description": "strict: a game stops at its first error; condone: see §4"},
+    )
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={"description": "Rule options; they override the record's header tags"},
+    )
