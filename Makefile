@@ -31,6 +31,7 @@ serve: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/rules_speed.py
+	$(BIN)/python benchmarks/records_speed.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

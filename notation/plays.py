@@ -49,6 +49,9 @@ _TOKEN = re.compile(
     re.IGNORECASE,
 )
 _POINT_MARK = re.compile(rf"({_POINT})(\**)", re.IGNORECASE)
+_SIMPLE_PART = re.compile(r"(\d{1,2}|bar)/(\d{1,2}|off)(\*?)", re.IGNORECASE)
+_SIMPLE_PLAY = re.compile(r"\s*(?:(?:\d{1,2}|bar)/(?:\d{1,2}|off)\*?(?:\s+|$))+", re.IGNORECASE)
+"""The common shape (``13/8 24/18* bar/22 6/off``), read without the general tokenizer."""
 
 
 def parse_play(text: str) -> PlayText:
@@ -60,6 +63,14 @@ def parse_play(text: str) -> PlayText:
         first, second = int(prefix[1]), int(prefix[2])
         dice = (max(first, second), min(first, second))
         body = text[prefix.end() :]
+    if _SIMPLE_PLAY.fullmatch(body):
+        return PlayText(
+            dice,
+            tuple(
+                MoveText(_point_value(origin), _point_value(target), bool(mark))
+                for origin, target, mark in _SIMPLE_PART.findall(body)
+            ),
+        )
     stripped = " ".join(body.split()).lower()
     if stripped in EMPTY_PLAY_WORDS:
         return PlayText(dice, ())

@@ -57,10 +57,14 @@ def _finding_json(finding: Finding | None) -> dict[str, str] | None:
     return None if finding is None else {"code": finding.code, "message": finding.message}
 
 
+def play_moves(steps: Sequence[Step]) -> tuple[MoveText, ...]:
+    """A play's steps as written moves, in canonical order."""
+    return tuple(MoveText(s.from_point, s.to_point, s.hit) for s in display_order(steps))
+
+
 def play_text(steps: Sequence[Step]) -> str:
     """The canonical text of a play's steps (no dice prefix)."""
-    ordered = display_order(steps)
-    return format_play([MoveText(step.from_point, step.to_point, step.hit) for step in ordered])
+    return format_play(play_moves(steps))
 
 
 class PlaysService:

@@ -60,3 +60,37 @@ def key_of(board: Board) -> str:
 
 def side_of(name: str) -> Side:
     return Side.WHITE if name == "white" else Side.BLACK
+
+
+POINT_WORDS = {25: "bar", 0: "off"}
+
+
+def openspiel_money_session(games: list[dict[str, Any]], event: str = "OpenSpiel seed 1") -> str:
+    """The OpenSpiel games as one ``0 point match`` money session (white = left column),
+    score lines carrying the session's running score."""
+    lines = [
+        f'; [Event "{event}"]',
+        '; [Variation "Backgammon"]',
+        '; [Jacoby "Off"]',
+        "",
+        " 0 point match",
+        "",
+    ]
+    score = [0, 0]
+    for number, game in enumerate(games, start=1):
+        lines += [f" Game {number}", f" {f'white : {score[0]}':<31}black : {score[1]}"]
+        rows: list[list[str]] = []
+        for turn in game["turns"]:
+            parts = " ".join(
+                f"{POINT_WORDS.get(a, a)}/{POINT_WORDS.get(b, b)}" for a, b in turn["play"]
+            )
+            cell = f"{turn['dice'][0]}{turn['dice'][1]}: {parts}".rstrip()
+            if turn["player"] == "white" or not rows or rows[-1][1]:
+                rows.append(["", ""])
+            rows[-1][0 if turn["player"] == "white" else 1] = cell
+        lines += [f"{n:3d}) {left:<27} {right}" for n, (left, right) in enumerate(rows, 1)]
+        points = game["points"]
+        score[0 if game["winner"] == "white" else 1] += points
+        indent = 6 if game["winner"] == "white" else 34
+        lines += [" " * indent + f"Wins {points} point{'s' if points > 1 else ''}", ""]
+    return "\n".join(lines) + "\n"

@@ -37,6 +37,7 @@ _CELL_START = re.compile(
     r")",
     re.IGNORECASE,
 )
+_ROLL = re.compile(r"[1-6][1-6]:")
 _CUBE_CELL = re.compile(r"(doubles|beavers|raccoons)\s*=>\s*(\d{1,6})\s*$", re.IGNORECASE)
 _RESULT_CELL = re.compile(
     r"(wins|losses)\s+(\d{1,9})\s+points?(\s+and\s+the\s+match)?\s*$", re.IGNORECASE
@@ -156,15 +157,16 @@ class _Reader:
     def cell(
         self, text: str, side: str, line: int, column: int, move_number: int | None
     ) -> ActionText | None:
-        base = ActionText(ActionKind.ROLL, side, line, column, move_number, text)
-        if re.match(r"[1-6][1-6]:", text):
-            base = replace(base, dice=(int(text[0]), int(text[1])))
+        if _ROLL.match(text):
+            dice = (int(text[0]), int(text[1]))
             try:
-                return replace(base, play=parse_play(text))
+                play = parse_play(text)
             except NotationError as error:
                 offset = (error.column or 1) - 1
                 self.finding("unreadable_play", error.message, line, column + offset)
-                return base
+                play = None
+            return ActionText(ActionKind.ROLL, side, line, column, move_number, text, dice, play)
+        base = ActionText(ActionKind.ROLL, side, line, column, move_number, text)
         if text.lower() in ("takes", "drops"):
             return replace(
                 base, kind=ActionKind.TAKE if text.lower() == "takes" else ActionKind.DROP

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from notation.plays import PlayText
+from notation.plays import MoveText, PlayText
 
 
 class ActionKind(StrEnum):
@@ -45,6 +45,24 @@ class ActionText:
     play: PlayText | None = None
     value: int | None = None
     and_the_match: bool = False
+
+    def with_play(self, play_text: str, moves: tuple[MoveText, ...]) -> ActionText:
+        """This roll with its play replaced (dice larger first), as a canonical record has it."""
+        assert self.dice is not None
+        dice = (max(self.dice), min(self.dice))
+        text = f"{dice[0]}{dice[1]}: {play_text}".rstrip()
+        return ActionText(
+            self.kind,
+            self.side,
+            self.line,
+            self.column,
+            self.move_number,
+            text,
+            dice,
+            PlayText(dice, moves),
+            self.value,
+            self.and_the_match,
+        )
 
 
 @dataclass(frozen=True, slots=True)

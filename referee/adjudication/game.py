@@ -6,12 +6,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from notation.plays import parse_play
+from notation.plays import MoveText, format_play
 from notation.records.model import ActionKind, ActionText, GameText
 from referee.adjudication.verdict import GameVerdict, Issue
-from referee.plays import play_text
+from referee.plays import play_moves, play_text
 from referee.positions import write_position
-from referee.rules.board import CHECKERS, Board, Side
+from referee.rules.board import CHECKERS, Board, Side, Step
 from referee.rules.condone import play_physically
 from referee.rules.cube import MESSAGES, CubeContext, CubeRule, beaver_problem, double_problem
 from referee.rules.judge import Judgement, PlayJudge, WrittenMove
@@ -92,6 +92,7 @@ class GameChecker:
         self.normalized: list[ActionText] = []
         """The actions in canonical form, for the canonical record."""
         self.current_play: str | None = None
+        self.current_moves: tuple[MoveText, ...] = ()
         self.verdict = GameVerdict(
             index=game.index,
             number=game.number,
@@ -132,6 +133,7 @@ class GameChecker:
             before = self.position
             errors = len(self.verdict.errors)
             self.current_play = None
+            self.current_moves = ()
             handlers[action.kind](index, action)
             if action.kind is not ActionKind.LOSS:
                 self.normalized.append(self.normalize(action))
@@ -159,9 +161,7 @@ class GameChecker:
         if action.kind is not ActionKind.ROLL or self.current_play is None:
             return action
         assert action.dice is not None
-        dice = (max(action.dice), min(action.dice))
-        text = f"{dice[0]}{dice[1]}: {self.current_play}".rstrip()
-        return replace(action, text=text, dice=dice, play=parse_play(text))
+        return action.with_play(self.current_play, self.current_moves)
 
     # -- reporting ------------------------------------------------------------------------
 
@@ -249,14 +249,14 @@ class GameChecker:
         judge = PlayJudge(self.variant, self.position.board, side, dice, self.options)
         verdict = judge.judge(moves, canonical=False)
         if verdict.legal and verdict.board is not None:
-            self.current_play = play_text(verdict.steps)
+            self.set_current_play(verdict.steps)
             self.mark_warnings(action, verdict)
             self.after_play(action, side, verdict.board)
             return
         if not moves and len(judge.legal) == 1:
             forced = judge.legal[0]
             self.warn(action, "play_not_written", "the roll's only legal play is taken as played")
-            self.current_play = play_text(forced.steps)
+            self.set_current_play(forced.steps)
             self.after_play(action, side, forced.board)
             return
         if not moves and index == self._last_roll and self._result_follows(index):
@@ -267,6 +267,11 @@ class GameChecker:
 
     def _result_follows(self, index: int) -> bool:
         return any(a.kind is ActionKind.WIN for a in self.game.actions[index + 1 :])
+
+    def set_current_play(self, steps: tuple[Step, ...]) -> None:
+        """Remember the play just made, in canonical text, for the replay and the record."""
+        self.current_moves = play_moves(steps)
+        self.current_play = format_play(self.current_moves)
 
     def mark_warnings(self, action: ActionText, verdict: Judgement) -> None:
         for warning in verdict.warnings:
@@ -299,7 +304,7 @@ class GameChecker:
 
     def after_play(self, action: ActionText, side: Side, board: Board) -> None:
         """Move on after ``side`` played to ``board``: a finish, a draw or the next turn."""
-        self.position = replace(self.position, board=board)
+        self.position = self.position.moved_on(board, self.position.turn, self.position.phase)
         finished = board.borne_off(side) == CHECKERS
         if self.extra_turn_for is side:
             if finished:
@@ -322,10 +327,10 @@ class GameChecker:
                 self.result = score_bore_off(self.variant, board, side, self.stake, self.options)
                 self.end()
                 return
-        self.position = replace(self.position, turn=side.other, phase=Phase.ROLL, dice=None)
+        self.position = self.position.moved_on(board, side.other, Phase.ROLL)
 
     def end(self) -> None:
-        self.position = replace(self.position, turn=None, phase=Phase.END, dice=None)
+        self.position = self.position.moved_on(self.position.board, None, Phase.END)
 
     # -- the cube -------------------------------------------------------------------------
 

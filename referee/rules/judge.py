@@ -246,6 +246,12 @@ def _candidates(moves: Sequence[WrittenMove], dice: tuple[int, int]) -> Iterator
     pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
     if len(moves) > len(pool):
         return
+    distances = [move.from_point - move.to_point for move in moves]
+    if sorted(distances) == sorted(pool) and all(move.to_point for move in moves):
+        # One die per move, each its move's distance: the only way (the common case).
+        steps = tuple((move.from_point, d) for move, d in zip(moves, distances, strict=True))
+        yield steps, tuple(range(len(moves)))
+        return
     seen: set[Candidate] = set()
     for candidate in _combine(moves, 0, pool):
         if candidate not in seen:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from referee.rules.board import CHECKERS, Board, Side
@@ -61,5 +61,24 @@ class Position:
         assert self.turn is not None
         finished = [side for side in Side if board.borne_off(side) == CHECKERS]
         if finished and not (draw_rule and len(finished) == 1 and finished[0] is self.turn):
-            return replace(self, board=board, turn=None, phase=Phase.END, dice=None)
-        return replace(self, board=board, turn=self.turn.other, phase=Phase.ROLL, dice=None)
+            return self.moved_on(board, None, Phase.END)
+        return self.moved_on(board, self.turn.other, Phase.ROLL)
+
+    def moved_on(self, board: Board, turn: Side | None, phase: Phase) -> Position:
+        """This position with a new board, turn and phase and no dice.
+
+        Built directly, not with ``dataclasses.replace``: record checking calls it per turn.
+        """
+        return Position(
+            self.variant,
+            board,
+            turn,
+            phase,
+            None,
+            self.resign,
+            self.cube,
+            self.match_length,
+            self.score,
+            self.crawford,
+            self.post_crawford,
+        )
