@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -11,10 +12,14 @@ from pathlib import Path
 from notation.errors import NotationError
 from notation.options import OptionValue, parse_rules_text
 from referee.adjudication import Verdict, adjudicate
+from referee.api.auth import READ, WRITE
+from referee.archive import Archive
 from referee.errors import RefereeError
 from referee.plays import PlaysService
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
+DEFAULT_DATABASE = "var/referee.sqlite3"
+SCOPES = (WRITE, READ)
 
 
 def _rules(text: str) -> dict[str, OptionValue]:
@@ -43,6 +48,19 @@ def build_parser() -> argparse.ArgumentParser:
     for command in (legal, play, check):
         command.add_argument("--rules", type=_rules, default={}, help="options: k=v,k=v")
         command.add_argument("--json", action="store_true", help="print the endpoint's JSON")
+    tokens = commands.add_parser("tokens", help="manage the archive's API tokens")
+    tokens.add_argument(
+        "--database",
+        default=os.environ.get("NARDY_REFEREE_DATABASE", DEFAULT_DATABASE),
+        help="the archive file (default: $NARDY_REFEREE_DATABASE or var/referee.sqlite3)",
+    )
+    actions = tokens.add_subparsers(dest="action", required=True)
+    create = actions.add_parser("create", help="create a token and print it once")
+    create.add_argument("--scope", action="append", choices=SCOPES, required=True)
+    create.add_argument("--name", help="a label to recognise the token by")
+    actions.add_parser("list", help="list tokens (never their secrets)")
+    revoke = actions.add_parser("revoke", help="revoke a token by id")
+    revoke.add_argument("id", type=int)
     return parser
 
 
@@ -143,10 +161,35 @@ def describe_verdict(path: Path, verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
+def _tokens(args: argparse.Namespace) -> int:
+    Archive.prepare(args.database)
+    archive = Archive(args.database)
+    try:
+        if args.action == "create":
+            token, secret = archive.create_token(tuple(args.scope), args.name)
+            print(secret)
+            print(
+                f"token {token.id} ({' '.join(token.scopes)}): keep it, it is not shown again",
+                file=sys.stderr,
+            )
+        elif args.action == "list":
+            for token in archive.tokens():
+                state = f"revoked {token.revoked_at}" if token.revoked_at else "active"
+                name = token.name or "-"
+                print(f"{token.id}\t{token.prefix}…\t{' '.join(token.scopes)}\t{name}\t{state}")
+        elif not archive.revoke_token(args.id):
+            print(f"nardy-referee: no active token {args.id}", file=sys.stderr)
+            return EXIT_INVALID
+    finally:
+        archive.close()
+    return EXIT_OK
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "legal": _legal,
     "play": _play,
     "check": _check,
+    "tokens": _tokens,
 }
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from notation.errors import NotationError
+from notation.ids import from_gnubg_id, from_xgid, to_gnubg_id, to_xgid
 from notation.positions import (
     CubeField,
     CubeOwner,
@@ -27,13 +30,18 @@ def read_position(text: str) -> Position:
         data = parse_position(text)
     except NotationError as error:
         raise InvalidNotationError(error.message, column=error.column) from None
+    return position_from_data(validated(data))
+
+
+def validated(data: PositionData) -> PositionData:
+    """``data``, or InvalidPositionError listing every problem it has."""
     problems = validate_position(data)
     if problems:
         raise InvalidPositionError(
             "; ".join(problem.message for problem in problems),
             problems=[{"code": problem.code, "message": problem.message} for problem in problems],
         )
-    return position_from_data(data)
+    return data
 
 
 def position_from_data(data: PositionData) -> Position:
@@ -91,3 +99,34 @@ def write_position(position: Position) -> str:
         flags=("c" if position.crawford else "") + ("p" if position.post_crawford else ""),
     )
     return format_position(data)
+
+
+_GNUBG_ID = re.compile(r"^\s*(?:GNUbgID\s*)?[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}\s*$")
+
+
+def read_any_position(text: str) -> PositionData:
+    """A position string, a GNU Backgammon ``posid:matchid`` or an XGID, as plain data."""
+    try:
+        if "XGID=" in text or text.count(":") >= 9:
+            data = from_xgid(text)
+        elif _GNUBG_ID.match(text):
+            data = from_gnubg_id(text)
+        else:
+            data = parse_position(text)
+    except NotationError as error:
+        raise InvalidNotationError(error.message, column=error.column) from None
+    return validated(data)
+
+
+def convert_position(text: str, to: str) -> tuple[str, str]:
+    """(the position string, the position in notation ``to``) for any supported input."""
+    data = read_any_position(text)
+    position = format_position(data)
+    try:
+        if to == "gnubg":
+            return position, to_gnubg_id(data)
+        if to == "xgid":
+            return position, to_xgid(data)
+    except NotationError as error:
+        raise InvalidNotationError(error.message) from None
+    return position, position

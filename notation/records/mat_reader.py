@@ -37,6 +37,7 @@ _CELL_START = re.compile(
     r")",
     re.IGNORECASE,
 )
+_SET_POS = re.compile(r"^;\s*Set Pos=", re.IGNORECASE)
 _ROLL = re.compile(r"[1-6][1-6]:")
 _CUBE_CELL = re.compile(r"(doubles|beavers|raccoons)\s*=>\s*(\d{1,6})\s*$", re.IGNORECASE)
 _RESULT_CELL = re.compile(
@@ -92,7 +93,11 @@ class _Reader:
         if not stripped:
             return
         if stripped[0] in ";#":
-            self.comment(stripped)
+            if self.games and _SET_POS.match(stripped):
+                edit = ActionText(ActionKind.EDIT, "", number, 1, None, stripped[1:].strip())
+                self.games[-1].actions.append(edit)
+            else:
+                self.comment(stripped)
             return
         match_line = _MATCH_LINE.match(line)
         if match_line and not self.games:

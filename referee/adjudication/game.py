@@ -6,11 +6,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from notation.errors import NotationError
 from notation.plays import MoveText, format_play
 from notation.records.model import ActionKind, ActionText, GameText
+from notation.records.set_pos import parse_set_pos
 from referee.adjudication.verdict import GameVerdict, Issue
+from referee.errors import RefereeError
 from referee.plays import play_moves, play_text
-from referee.positions import write_position
+from referee.positions import position_from_data, write_position
 from referee.rules.board import CHECKERS, Board, Side, Step
 from referee.rules.condone import play_physically
 from referee.rules.cube import MESSAGES, CubeContext, CubeRule, beaver_problem, double_problem
@@ -87,6 +90,8 @@ class GameChecker:
         self.finish_board: Board | None = None
         self.result: GameResult | None = None
         self.stopped = False
+        self.unchecked = False
+        """Checking stopped at a position edit it cannot apply (not an error)."""
         self.awaiting_resignation = False
         self.replay: list[ReplayStep] | None = [] if replay else None
         self.normalized: list[ActionText] = []
@@ -170,7 +175,7 @@ class GameChecker:
             return {"line": self.game.line}
         return {
             "move_number": action.move_number,
-            "side": action.side,
+            "side": action.side or None,
             "line": action.line,
             "column": action.column,
         }
@@ -188,11 +193,15 @@ class GameChecker:
         alternatives: tuple[str, ...] | None = None,
         stop: bool | None = None,
     ) -> None:
+        before = self.position
+        if action.kind is ActionKind.ROLL and action.dice and before.phase is Phase.ROLL:
+            dice = (max(action.dice), min(action.dice))
+            before = replace(before, turn=Side(action.side), phase=Phase.MOVE, dice=dice)
         issue = Issue(
             code,
             message,
             rule=rule,
-            position=write_position(self.position),
+            position=write_position(before),
             play=play,
             alternatives=alternatives,
             **self.place(action),  # type: ignore[arg-type]
@@ -418,7 +427,7 @@ class GameChecker:
         self.verdict.recorded_winner = side
         self.verdict.recorded_points = value
         self.verdict.recorded_line = action.line
-        if self.result is None:
+        if self.result is None and (not self.stopped or self.unchecked):
             self.result = score_resignation(self.variant, side, value, self.stake)
             self.end()
 
@@ -426,5 +435,13 @@ class GameChecker:
         self.warn(action, "losses_line", f"{action.text!r} is not scored; the Wins line is")
 
     def edit(self, index: int, action: ActionText) -> None:
-        self.warn(action, "position_edit", f"{action.text[:40]!r}: the rest is not checked")
-        self.stopped = True
+        """A board edit: XG's ``Set Pos=`` is applied; a Snowie ``Illegal play (...)``
+        cannot be read, so the rest of the game is not checked."""
+        try:
+            edited = position_from_data(parse_set_pos(action.text))
+        except (NotationError, RefereeError):
+            self.warn(action, "position_edit", f"{action.text[:40]!r}: the rest is not checked")
+            self.stopped = self.unchecked = True
+            return
+        self.warn(action, "position_edit", f"{action.text[:40]!r}: the board is set")
+        self.position = replace(self.position, board=edited.board, cube=edited.cube)

@@ -16,6 +16,7 @@ from referee.positions import read_position
 from referee.rules.board import Side
 from referee.rules.options import Options
 from referee.rules.position import Cube, Phase, Position
+from referee.rules.scoring import Termination
 from referee.rules.variants import Backgammon, Variant, find_variant
 
 VARIATIONS = {
@@ -175,8 +176,10 @@ class _MatchChecker:
             issues: list[Issue] = []
             before = self.score_before(game, previous, computed, issues)
             verdict = self.check_game(game, before, issues)
-            points = verdict.result.points
-            winner = verdict.result.winner
+            points, winner = verdict.result.points, verdict.result.winner
+            if verdict.result.termination is Termination.UNFINISHED and verdict.errors:
+                # Checking stopped at an error: the match score follows the record's claim.
+                points, winner = verdict.recorded_points or 0, verdict.recorded_winner
             computed = (
                 before[0] + (points if winner is Side.WHITE else 0),
                 before[1] + (points if winner is Side.BLACK else 0),
@@ -239,7 +242,8 @@ class _MatchChecker:
         verdict.warnings.extend(
             Issue(f.code, f.message, line=f.line, column=f.column) for f in game.findings
         )
-        verdict.result_mismatch = self.mismatch(verdict, before)
+        if not (verdict.errors and verdict.result.termination is Termination.UNFINISHED):
+            verdict.result_mismatch = self.mismatch(verdict, before)
         if verdict.result_mismatch is not None:
             verdict.warnings.append(
                 Issue("result_mismatch", verdict.result_mismatch, line=verdict.recorded_line)

@@ -2,31 +2,54 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
 
 from referee import __version__
-from referee.api import plays, records
+from referee.api import matches, plays, records, reference
 from referee.api.problems import register_problem_handlers
+from referee.api.storage import init_storage
 
 MAX_BODY = 16 * 1024 * 1024
+DEFAULT_DATABASE = "var/referee.sqlite3"
+BLUEPRINTS = (plays.blueprint, records.blueprint, matches.blueprint, reference.blueprint)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """A configured application; ``config`` overrides the defaults (for tests)."""
+    """A configured application. The archive file comes from ``NARDY_REFEREE_DATABASE``
+    (default ``var/referee.sqlite3``); ``NARDY_REFEREE_PRIVATE=1`` makes reads need a
+    token. ``config`` overrides both (tests)."""
     app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, JSON_SORT_KEYS=False)
+    app.config.update(
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        DATABASE=os.environ.get("NARDY_REFEREE_DATABASE", DEFAULT_DATABASE),
+        PRIVATE=os.environ.get("NARDY_REFEREE_PRIVATE") == "1",
+    )
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     register_problem_handlers(app)
-    app.register_blueprint(plays.blueprint)
-    app.register_blueprint(records.blueprint)
+    init_storage(app)
+    for blueprint in BLUEPRINTS:
+        app.register_blueprint(blueprint)
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
-        """Liveness: the process answers."""
+        """Liveness: the process answers.
+        ---
+        get:
+          summary: Liveness
+          responses:
+            200:
+              description: The service is up
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties: {status: {type: string}, version: {type: string}}
+        """
         return {"status": "ok", "version": __version__}
 
     return app

@@ -15,7 +15,26 @@ blueprint = Blueprint("plays", __name__)
 
 @blueprint.post("/v1/plays/legal")
 def legal_plays() -> dict[str, Any]:
-    """Every legal play of the position's side on turn with its dice."""
+    """Every legal play of the position's side on turn with its dice.
+    ---
+    post:
+      summary: List the legal plays
+      description: >
+        One play per distinct resulting position, in canonical text, with the position
+        after it. When no die can be played the only play is the empty play "".
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: PositionRequest
+      responses:
+        200:
+          description: The legal plays
+          content: {application/json: {schema: LegalResponse}}
+        413: Problem
+        415: Problem
+        422: Problem
+    """
     body = json_object(PositionRequest(), MAX_TEXT)
     plays = PlaysService(body["position"], body["options"]).legal()
     return {"count": len(plays), "plays": [play.to_json() for play in plays]}
@@ -23,6 +42,25 @@ def legal_plays() -> dict[str, Any]:
 
 @blueprint.post("/v1/plays/check")
 def check_play() -> dict[str, Any]:
-    """Whether a play is legal; the canonical play and the position after it when it is."""
+    """Whether a play is legal; the canonical play and the position after it when it is.
+    ---
+    post:
+      summary: Judge one play
+      description: >
+        A rules problem is a 200 answer with legal false, a reason and up to five legal
+        alternatives; 422 only for an unreadable position or play text.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: CheckRequest
+      responses:
+        200:
+          description: The verdict on the play
+          content: {application/json: {schema: CheckResponse}}
+        413: Problem
+        415: Problem
+        422: Problem
+    """
     body = json_object(CheckRequest(), MAX_TEXT)
     return PlaysService(body["position"], body["options"]).check(body["play"]).to_json()

@@ -26,11 +26,11 @@ _HTTP_CODES = {
 }
 
 
-def problem_response(
+def problem_body(
     status: int, code: str, title: str, detail: str, **extensions: Any
-) -> Response:
-    """A problem+json response; ``code`` is the stable slug clients switch on."""
-    body = {
+) -> dict[str, Any]:
+    """An RFC 9457 problem; ``code`` is the stable slug clients switch on."""
+    return {
         "type": f"/problems/{code.replace('_', '-')}",
         "title": title,
         "status": status,
@@ -39,7 +39,17 @@ def problem_response(
         "code": code,
         **extensions,
     }
-    return Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
+
+
+def problem_response(
+    status: int, code: str, title: str, detail: str, **extensions: Any
+) -> Response:
+    """A problem+json response."""
+    body = problem_body(status, code, title, detail, **extensions)
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="nardy-referee"'
+    return response
 
 
 def _field_errors(messages: Any, prefix: str = "") -> list[dict[str, str]]:

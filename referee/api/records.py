@@ -10,22 +10,11 @@ from marshmallow import ValidationError
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
-from referee.adjudication import adjudicate_record, read_record
 from referee.api.bodies import json_object
 from referee.api.schemas import RecordCheckRequest
-from referee.errors import RefereeError
+from referee.matches import check_text
 
 blueprint = Blueprint("records", __name__)
-
-MAX_GAMES = 10_000
-
-
-class TooManyGamesError(RefereeError):
-    """A record over the games limit (NOTATION.md §4)."""
-
-    code = "too_many_games"
-    title = "Too many games"
-    status = 413
 
 
 def record_request() -> dict[str, Any]:
@@ -57,12 +46,33 @@ def _query_options(text: str) -> dict[str, object]:
 
 @blueprint.post("/v1/records/check")
 def check_record() -> dict[str, Any]:
-    """Adjudicate a record: every action checked, every game scored (NOTATION.md §4)."""
+    """Adjudicate a record: every action checked, every game scored (NOTATION.md §4).
+    ---
+    post:
+      summary: Check a whole record
+      description: >
+        A record with illegal plays is a 200 verdict with valid false. The record may also
+        be sent as text/plain with variant, mode and options (JSON or k=v,k=v) as query
+        parameters.
+      parameters:
+        - {in: query, name: variant, schema: {type: string}}
+        - {in: query, name: mode, schema: {type: string, enum: [strict, condone]}}
+        - {in: query, name: options, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: RecordCheckRequest
+          text/plain:
+            schema: {type: string}
+      responses:
+        200:
+          description: The verdict
+          content: {application/json: {schema: Verdict}}
+        413: Problem
+        415: Problem
+        422: Problem
+    """
     body = record_request()
-    record = read_record(body["record"])
-    if len(record.games) > MAX_GAMES:
-        raise TooManyGamesError(
-            f"a record holds at most {MAX_GAMES} games, this one {len(record.games)}"
-        )
-    adjudication = adjudicate_record(record, body["variant"], body["mode"], body["options"])
+    adjudication = check_text(body["record"], body["variant"], body["mode"], body["options"])
     return adjudication.verdict.to_json()

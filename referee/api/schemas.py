@@ -76,3 +76,207 @@ class RecordCheckRequest(RequestSchema):
         load_default=dict,
         metadata={"description": "Rule options; they override the record's header tags"},
     )
+
+
+# -- verdicts ---------------------------------------------------------------------------
+
+
+class IssueSchema(Schema):
+    code = fields.String(required=True)
+    rule = fields.String()
+    message = fields.String(required=True)
+    move_number = fields.Integer(required=True, allow_none=True)
+    side = fields.String(required=True, allow_none=True)
+    line = fields.Integer(required=True, allow_none=True)
+    column = fields.Integer(required=True, allow_none=True)
+    position = fields.String()
+    play = fields.String()
+    alternatives = fields.List(fields.String())
+
+
+class GameVerdictSchema(Schema):
+    index = fields.Integer(required=True)
+    number = fields.Integer(required=True)
+    score_before = fields.List(fields.Integer(), required=True)
+    winner = fields.String(required=True, allow_none=True)
+    termination = fields.String(required=True)
+    kind = fields.String(required=True, allow_none=True)
+    cube = fields.Integer(required=True)
+    cube_owner = fields.String(required=True, allow_none=True)
+    jacoby_applied = fields.Boolean(required=True)
+    points = fields.Integer(required=True)
+    recorded_points = fields.Integer(required=True, allow_none=True)
+    result_mismatch = fields.String(required=True, allow_none=True)
+    crawford = fields.Boolean(required=True)
+    errors = fields.List(fields.Nested(IssueSchema), required=True)
+    warnings = fields.List(fields.Nested(IssueSchema), required=True)
+
+
+class MatchSummarySchema(Schema):
+    length = fields.Integer(required=True)
+    players = fields.List(fields.String(), required=True)
+    scores_after = fields.List(fields.List(fields.Integer()), required=True)
+    crawford_game = fields.Integer(required=True, allow_none=True)
+    winner = fields.String(required=True, allow_none=True)
+    complete = fields.Boolean(required=True)
+
+
+class VerdictSchema(Schema):
+    valid = fields.Boolean(required=True)
+    variant = fields.String(required=True)
+    mode = fields.String(required=True)
+    options = fields.Dict(required=True)
+    match = fields.Nested(MatchSummarySchema, required=True)
+    games = fields.List(fields.Nested(GameVerdictSchema), required=True)
+    warnings = fields.List(fields.Nested(IssueSchema), required=True)
+
+
+# -- the archive ------------------------------------------------------------------------
+
+
+class MatchSubmitRequest(RequestSchema):
+    record = fields.String(required=True, validate=validate.Length(min=1))
+    allow_invalid = fields.Boolean(load_default=False)
+    variant = fields.String(load_default=None)
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+
+
+class MatchSubmitResponse(Schema):
+    id = fields.Integer(required=True)
+    sha256 = fields.String(required=True)
+    duplicate = fields.Boolean(required=True)
+    verdict = fields.Nested(VerdictSchema, required=True)
+
+
+class ImportResult(Schema):
+    item = fields.String(required=True, metadata={"description": "list index or file name"})
+    status = fields.String(
+        required=True, validate=validate.OneOf(["created", "duplicate", "refused"])
+    )
+    id = fields.Integer(allow_none=True)
+    sha256 = fields.String(allow_none=True)
+    duplicate = fields.Boolean(required=True)
+    reason = fields.Dict(allow_none=True, metadata={"description": "the problem, if refused"})
+
+
+class ImportResponse(Schema):
+    results = fields.List(fields.Nested(ImportResult), required=True)
+
+
+class StoredMatchSchema(Schema):
+    id = fields.Integer(required=True)
+    sha256 = fields.String(required=True)
+    variant = fields.String(required=True)
+    valid = fields.Boolean(required=True)
+    players = fields.List(fields.String(allow_none=True), required=True)
+    event = fields.String(required=True, allow_none=True)
+    site = fields.String(required=True, allow_none=True)
+    event_date = fields.String(required=True, allow_none=True)
+    match_length = fields.Integer(required=True, allow_none=True)
+    games = fields.Integer(required=True, allow_none=True)
+    winner = fields.String(required=True, allow_none=True)
+    created_at = fields.String(required=True)
+
+
+class StoredMatchDetail(StoredMatchSchema):
+    options = fields.Dict(required=True)
+    verdict = fields.Nested(VerdictSchema, required=True)
+
+
+class MatchPage(Schema):
+    matches = fields.List(fields.Nested(StoredMatchSchema), required=True)
+    next_cursor = fields.String(required=True, allow_none=True)
+
+
+class MatchListQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
+    player = fields.String()
+    event = fields.String()
+    variant = fields.String()
+    valid = fields.Boolean()
+    date_from = fields.Date(data_key="from")
+    date_to = fields.Date(data_key="to")
+    q = fields.String(validate=validate.Length(max=500))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+    cursor = fields.String(validate=validate.Length(max=100))
+
+
+class MatchDetailQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
+    format = fields.String(validate=validate.OneOf(["canonical", "original"]))
+
+
+class RecheckRequest(RequestSchema):
+    mode = fields.String(load_default="strict", validate=validate.OneOf(["strict", "condone"]))
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+
+
+class ReplayAction(Schema):
+    move_number = fields.Integer(required=True, allow_none=True)
+    side = fields.String(required=True)
+    action = fields.String(required=True)
+    dice = fields.List(fields.Integer(), required=True, allow_none=True)
+    play = fields.String(required=True, allow_none=True)
+    value = fields.Integer(required=True, allow_none=True)
+    position_before = fields.String(required=True)
+    position_after = fields.String(required=True)
+    line = fields.Integer(required=True)
+    error = fields.Nested(IssueSchema)
+
+
+class ReplayResponse(Schema):
+    match_id = fields.Integer(required=True)
+    game = fields.Integer(required=True)
+    actions = fields.List(fields.Nested(ReplayAction), required=True)
+
+
+# -- variants, positions, problems ------------------------------------------------------
+
+
+class OptionInfo(Schema):
+    name = fields.String(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(["enum", "boolean", "integer"]))
+    values = fields.List(fields.String(), allow_none=True)
+    default = fields.Raw(required=True)
+    description = fields.String(required=True)
+
+
+class VariantInfo(Schema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    aliases = fields.List(fields.String(), required=True)
+    start = fields.String(required=True, metadata={"description": "start position string"})
+    cube = fields.Boolean(required=True)
+    options = fields.List(fields.Nested(OptionInfo), required=True)
+
+
+class VariantsResponse(Schema):
+    variants = fields.List(fields.Nested(VariantInfo), required=True)
+
+
+class ConvertRequest(RequestSchema):
+    position = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=4096),
+        metadata={"description": "A position string, a GNUbg ID (posid:matchid) or an XGID"},
+    )
+    to = fields.String(required=True, validate=validate.OneOf(["position", "gnubg", "xgid"]))
+
+
+class ConvertResponse(Schema):
+    position = fields.String(required=True, metadata={"description": "as a position string"})
+    to = fields.String(required=True)
+    result = fields.String(required=True)
+
+
+class ProblemSchema(Schema):
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    instance = fields.String(required=True)
+    code = fields.String(required=True)

@@ -1,0 +1,325 @@
+"""The archive endpoints: store, import, search, fetch, replay and re-check matches."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, request, stream_with_context, url_for
+from marshmallow import ValidationError
+from werkzeug.exceptions import NotAcceptable, UnsupportedMediaType
+
+from referee.api.auth import READ, WRITE, requires
+from referee.api.bodies import json_object
+from referee.api.problems import problem_body
+from referee.api.schemas import (
+    MatchDetailQuery,
+    MatchListQuery,
+    MatchSubmitRequest,
+    RecheckRequest,
+)
+from referee.api.storage import archive
+from referee.archive import MatchQuery, decode_cursor, encode_cursor
+from referee.errors import RefereeError
+from referee.matches import Submission, check_text, replay, stored_match, submit, summary
+
+blueprint = Blueprint("matches", __name__)
+
+NDJSON = "application/x-ndjson"
+
+
+def _created(result: Submission) -> tuple[dict[str, Any], int, dict[str, str]]:
+    body = {
+        "id": result.stored.id,
+        "sha256": result.sha256,
+        "duplicate": result.stored.duplicate,
+        "verdict": result.verdict,
+    }
+    location = url_for("matches.get_match", match_id=result.stored.id)
+    return body, 200 if result.stored.duplicate else 201, {"Location": location}
+
+
+@blueprint.post("/v1/matches")
+@requires(WRITE)
+def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Check a record and store it with its verdict.
+    ---
+    post:
+      summary: Store a checked record
+      description: >
+        201 with Location for a new record; 200 with duplicate true when the same canonical
+        record (SHA-256) is stored already; 422 invalid_record with the verdict when the
+        record has errors, unless allow_invalid is true. Needs a bearer token with scope
+        archive:write.
+      security: [{bearer: []}]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: MatchSubmitRequest
+      responses:
+        200:
+          description: Already stored
+          content: {application/json: {schema: MatchSubmitResponse}}
+        201:
+          description: Stored
+          content: {application/json: {schema: MatchSubmitResponse}}
+        401: Problem
+        403: Problem
+        413: Problem
+        415: Problem
+        422: Problem
+    """
+    body = json_object(MatchSubmitRequest())
+    result = submit(
+        archive(), body["record"], body["options"], body["allow_invalid"], body["variant"]
+    )
+    return _created(result)
+
+
+def _import_items() -> list[tuple[str, dict[str, Any]]]:
+    """``(label, request)`` for each record of an import: a JSON list or uploaded files."""
+    if request.mimetype == "multipart/form-data":
+        uploads = [upload for name in request.files for upload in request.files.getlist(name)]
+        if not uploads:
+            raise ValidationError({"files": ["upload at least one record file"]})
+        return [
+            (upload.filename or f"file {index}", {"record": upload.read().decode("utf-8-sig")})
+            for index, upload in enumerate(uploads)
+        ]
+    if not request.is_json:
+        raise UnsupportedMediaType("send a JSON list of records or a multipart upload")
+    data = request.get_json(silent=True)
+    if not isinstance(data, list) or not data:
+        raise ValidationError({"body": ["must be a non-empty JSON list of records"]})
+    items = []
+    for index, item in enumerate(data):
+        entry = {"record": item} if isinstance(item, str) else item
+        if not isinstance(entry, dict):
+            raise ValidationError({str(index): ["a record text or an object with 'record'"]})
+        items.append((str(index), entry))
+    return items
+
+
+@blueprint.post("/v1/matches/import")
+@requires(WRITE)
+def import_matches() -> dict[str, Any]:
+    """Store many records in one request.
+    ---
+    post:
+      summary: Import many records
+      description: >
+        A JSON list (record texts, or objects like the body of POST /v1/matches), or a
+        multipart upload of record files. Each record is stored, found to be a duplicate,
+        or refused with the reason; one bad record does not stop the others.
+      security: [{bearer: []}]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: array, items: {}}
+          multipart/form-data:
+            schema:
+              type: object
+              properties:
+                files: {type: array, items: {type: string, format: binary}}
+      responses:
+        200:
+          description: One result per record
+          content: {application/json: {schema: ImportResponse}}
+        401: Problem
+        403: Problem
+        413: Problem
+        415: Problem
+        422: Problem
+    """
+    results = []
+    for label, entry in _import_items():
+        try:
+            body = MatchSubmitRequest().load(entry)
+            result = submit(
+                archive(), body["record"], body["options"], body["allow_invalid"], body["variant"]
+            )
+        except ValidationError as error:
+            results.append(_refused(label, {"code": "validation_failed", "errors": error.messages}))
+        except RefereeError as error:
+            results.append(_refused(label, {"code": error.code, "detail": error.message}))
+        else:
+            status = "duplicate" if result.stored.duplicate else "created"
+            results.append(
+                {
+                    "item": label,
+                    "status": status,
+                    "id": result.stored.id,
+                    "sha256": result.sha256,
+                    "duplicate": result.stored.duplicate,
+                    "reason": None,
+                }
+            )
+    return {"results": results}
+
+
+def _refused(label: str, reason: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "item": label,
+        "status": "refused",
+        "id": None,
+        "sha256": None,
+        "duplicate": False,
+        "reason": reason,
+    }
+
+
+def _match_query() -> MatchQuery:
+    args = MatchListQuery().load(request.args.to_dict())
+    after_id = None
+    if "cursor" in args:
+        after_id = decode_cursor(args["cursor"])
+        if after_id is None:
+            raise ValidationError({"cursor": ["not a cursor from a previous page"]})
+    return MatchQuery(
+        player=args.get("player"),
+        event=args.get("event"),
+        variant=args.get("variant"),
+        valid=args.get("valid"),
+        date_from=args["date_from"].isoformat() if "date_from" in args else None,
+        date_to=args["date_to"].isoformat() if "date_to" in args else None,
+        text=args.get("q"),
+        limit=args["limit"],
+        after_id=after_id,
+    )
+
+
+@blueprint.get("/v1/matches")
+@requires(READ)
+def list_matches() -> Response | dict[str, Any]:
+    """Search the archive.
+    ---
+    get:
+      summary: Search stored matches
+      description: >
+        Newest first, one page at a time (follow next_cursor); with Accept
+        application/x-ndjson every match of every page, one JSON object per line.
+      parameters:
+        - {in: query, name: player, schema: {type: string}, description: either player's name}
+        - {in: query, name: event, schema: {type: string}}
+        - {in: query, name: variant, schema: {type: string}}
+        - {in: query, name: valid, schema: {type: boolean}}
+        - {in: query, name: from, schema: {type: string, format: date}}
+        - {in: query, name: to, schema: {type: string, format: date}}
+        - in: query
+          name: q
+          schema: {type: string, maxLength: 500}
+          description: full text over player names, event and site
+        - {in: query, name: limit, schema: {type: integer, minimum: 1, maximum: 500, default: 50}}
+        - {in: query, name: cursor, schema: {type: string, maxLength: 100}}
+      responses:
+        200:
+          description: A page of matches
+          content:
+            application/json: {schema: MatchPage}
+            application/x-ndjson: {schema: {type: string}}
+        401: Problem
+        403: Problem
+        422: Problem
+    """
+    query = _match_query()
+    if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
+        return Response(stream_with_context(_ndjson(query)), mimetype=NDJSON)
+    page = archive().search(query)
+    next_cursor = encode_cursor(page[-1]["id"]) if len(page) == query.limit else None
+    return {"matches": [summary(row) for row in page], "next_cursor": next_cursor}
+
+
+def _ndjson(query: MatchQuery) -> Iterator[str]:
+    try:
+        for row in archive().iterate(query):
+            yield json.dumps(summary(row)) + "\n"
+    except Exception as error:  # headers are sent: the error becomes the last line
+        yield json.dumps({"error": problem_body(500, "internal_error", "Error", str(error))}) + "\n"
+
+
+@blueprint.get("/v1/matches/<int:match_id>")
+@requires(READ)
+def get_match(match_id: int) -> Response | dict[str, Any]:
+    """One stored match.
+    ---
+    get:
+      summary: A stored match
+      description: >
+        Metadata, options and verdict as JSON; with Accept text/plain the record text as
+        received, or with format=canonical the canonical .mat.
+      parameters:
+        - {in: path, name: match_id, required: true, schema: {type: integer}}
+        - {in: query, name: format, schema: {type: string, enum: [canonical, original]}}
+      responses:
+        200:
+          description: The match
+          content:
+            application/json: {schema: StoredMatchDetail}
+            text/plain: {schema: {type: string}}
+        401: Problem
+        403: Problem
+        404: Problem
+        406: Problem
+        422: Problem
+    """
+    args = MatchDetailQuery().load(request.args.to_dict())
+    row = stored_match(archive(), match_id)
+    if "format" in args:
+        text = row["canonical"] if args["format"] == "canonical" else row["original"]
+        return Response(text, mimetype="text/plain")
+    wanted = request.accept_mimetypes.best_match(["application/json", "text/plain"])
+    if wanted is None:
+        raise NotAcceptable("this resource is application/json or text/plain")
+    if wanted == "text/plain":
+        return Response(row["original"], mimetype="text/plain")
+    return {**summary(row), "options": row["options"], "verdict": row["verdict"]}
+
+
+@blueprint.get("/v1/matches/<int:match_id>/games/<int:index>/replay")
+@requires(READ)
+def replay_game(match_id: int, index: int) -> dict[str, Any]:
+    """Every action of one game with the positions before and after it.
+    ---
+    get:
+      summary: Replay one game
+      parameters:
+        - {in: path, name: match_id, required: true, schema: {type: integer}}
+        - {in: path, name: index, required: true, schema: {type: integer, minimum: 1}}
+      responses:
+        200: {description: The actions, content: {application/json: {schema: ReplayResponse}}}
+        401: Problem
+        403: Problem
+        404: Problem
+    """
+    return replay(archive(), match_id, index)
+
+
+@blueprint.post("/v1/matches/<int:match_id>/check")
+@requires(READ)
+def recheck_match(match_id: int) -> dict[str, Any]:
+    """Re-adjudicate a stored record under other options, without changing it.
+    ---
+    post:
+      summary: Re-check a stored match
+      parameters:
+        - {in: path, name: match_id, required: true, schema: {type: integer}}
+      requestBody:
+        content:
+          application/json:
+            schema: RecheckRequest
+      responses:
+        200: {description: The verdict, content: {application/json: {schema: Verdict}}}
+        401: Problem
+        403: Problem
+        404: Problem
+        415: Problem
+        422: Problem
+    """
+    body = json_object(RecheckRequest()) if request.content_length else RecheckRequest().load({})
+    row = stored_match(archive(), match_id)
+    options = {**row["options"], **body["options"]}
+    adjudication = check_text(row["original"], row["variant"], body["mode"], options)
+    return adjudication.verdict.to_json()

@@ -1,0 +1,91 @@
+"""Build the OpenAPI document from the marshmallow schemas and the views' docstrings.
+
+A development tool (apispec is a dev dependency): ``python -m referee.api.openapi`` writes
+``openapi.yaml``, which is checked in and served as it is; tests fail when it drifts.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from typing import Any
+
+import yaml
+from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec_webframeworks.flask import FlaskPlugin
+from flask import Flask
+
+from referee import __version__
+from referee.api import create_app, schemas
+from referee.api.reference import SPEC_PATH
+
+UNDOCUMENTED = {"static"}
+SCHEMAS = {
+    "PositionRequest": schemas.PositionRequest,
+    "CheckRequest": schemas.CheckRequest,
+    "LegalResponse": schemas.LegalResponse,
+    "CheckResponse": schemas.CheckResponse,
+    "RecordCheckRequest": schemas.RecordCheckRequest,
+    "Verdict": schemas.VerdictSchema,
+    "MatchSubmitRequest": schemas.MatchSubmitRequest,
+    "MatchSubmitResponse": schemas.MatchSubmitResponse,
+    "ImportResponse": schemas.ImportResponse,
+    "MatchPage": schemas.MatchPage,
+    "StoredMatchDetail": schemas.StoredMatchDetail,
+    "RecheckRequest": schemas.RecheckRequest,
+    "ReplayResponse": schemas.ReplayResponse,
+    "VariantsResponse": schemas.VariantsResponse,
+    "ConvertRequest": schemas.ConvertRequest,
+    "ConvertResponse": schemas.ConvertResponse,
+    "Problem": schemas.ProblemSchema,
+}
+
+
+def build_spec(app: Flask) -> APISpec:
+    """The OpenAPI 3.1 document of ``app``: every route but ``static``."""
+    spec = APISpec(
+        title="nardy-referee",
+        version=__version__,
+        openapi_version="3.1.0",
+        plugins=[FlaskPlugin(), MarshmallowPlugin()],
+        info={
+            "description": (
+                "Referee and game-record archive for backgammon (short nardy), long nardy"
+                " and khachapuri. Errors are RFC 9457 application/problem+json."
+            )
+        },
+    )
+    spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    for name, schema in SCHEMAS.items():
+        spec.components.schema(name, schema=schema)
+    spec.components.response(
+        "Problem",
+        {
+            "description": "An RFC 9457 problem",
+            "content": {"application/problem+json": {"schema": "Problem"}},
+        },
+    )
+    with app.test_request_context():
+        for name, view in sorted(app.view_functions.items()):
+            if name not in UNDOCUMENTED:
+                spec.path(view=view, app=app)
+    return spec
+
+
+def spec_dict(app: Flask | None = None) -> dict[str, Any]:
+    """The document as data; without an app, one on a throwaway database."""
+    if app is None:
+        with tempfile.TemporaryDirectory() as folder:
+            return spec_dict(create_app({"DATABASE": f"{folder}/spec.sqlite3"}))
+    built: dict[str, Any] = build_spec(app).to_dict()
+    return built
+
+
+def spec_yaml(app: Flask | None = None) -> str:
+    return yaml.safe_dump(spec_dict(app), sort_keys=False, allow_unicode=True)
+
+
+if __name__ == "__main__":
+    SPEC_PATH.write_text(spec_yaml())
+    print(f"wrote {SPEC_PATH}", file=sys.stderr)

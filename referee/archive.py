@@ -1,0 +1,353 @@
+"""The game archive: the only code that touches SQL (SQLite through sqlite-utils).
+
+One file, WAL mode, STRICT tables, migrations applied at start, FTS5 over names, events
+and sites, matches deduplicated by the SHA-256 of their canonical record, API tokens kept
+only as hashes. Several gunicorn workers may write at once: writes take the write lock up
+front (``BEGIN IMMEDIATE``) and wait for it (``busy_timeout``) instead of failing.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+BUSY_TIMEOUT_SECONDS = 30.0
+MAX_PAGE = 500
+TOKEN_BYTES = 32
+
+migrations = Migrations("referee")
+
+
+@migrations(name="0001_matches")
+def _create_matches(db: Database) -> None:
+    db["matches"].create(  # type: ignore[union-attr]
+        {
+            "id": int,
+            "sha256": str,
+            "variant": str,
+            "valid": int,
+            "white": str,
+            "black": str,
+            "event": str,
+            "site": str,
+            "event_date": str,
+            "match_length": int,
+            "games": int,
+            "winner": str,
+            "options": str,
+            "verdict": str,
+            "original": str,
+            "canonical": str,
+            "created_at": str,
+        },
+        pk="id",
+        not_null={"sha256", "variant", "valid", "original", "canonical", "created_at"},
+        strict=True,
+    )
+    db["matches"].create_index(["sha256"], unique=True)  # type: ignore[union-attr]
+    db["matches"].create_index(["event_date"])  # type: ignore[union-attr]
+    db["matches"].enable_fts(  # type: ignore[union-attr]
+        ["white", "black", "event", "site"], create_triggers=True
+    )
+
+
+@migrations(name="0002_tokens")
+def _create_tokens(db: Database) -> None:
+    db["tokens"].create(  # type: ignore[union-attr]
+        {
+            "id": int,
+            "name": str,
+            "prefix": str,
+            "token_hash": str,
+            "scopes": str,
+            "created_at": str,
+            "revoked_at": str,
+        },
+        pk="id",
+        not_null={"token_hash", "scopes", "created_at"},
+        strict=True,
+    )
+    db["tokens"].create_index(["token_hash"], unique=True)  # type: ignore[union-attr]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    """What the service hands the archive to store."""
+
+    sha256: str
+    variant: str
+    valid: bool
+    players: tuple[str, str]
+    event: str | None
+    site: str | None
+    event_date: str | None
+    match_length: int
+    games: int
+    winner: str | None
+    options: dict[str, Any]
+    verdict: dict[str, Any]
+    original: str
+    canonical: str
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """The outcome of storing: the match's id and whether it was already there."""
+
+    id: int
+    duplicate: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchQuery:
+    """Filters of ``GET /v1/matches``; None means "any"."""
+
+    player: str | None = None
+    event: str | None = None
+    variant: str | None = None
+    valid: bool | None = None
+    date_from: str | None = None
+    date_to: str | None = None
+    text: str | None = None
+    limit: int = 50
+    after_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A stored API token, without its secret."""
+
+    id: int
+    name: str | None
+    prefix: str
+    scopes: tuple[str, ...]
+    created_at: str
+    revoked_at: str | None
+
+
+SUMMARY_COLUMNS = (
+    "id, sha256, variant, valid, white, black, event, site, event_date, match_length,"
+    " games, winner, created_at"
+)
+
+
+class Archive:
+    """A connection to the archive file; one per request (connections are not shared)."""
+
+    def __init__(self, path: str | Path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS)
+        self.db = Database(connection)
+
+    @classmethod
+    def prepare(cls, path: str | Path) -> None:
+        """WAL mode and migrations, once at start, outside any transaction."""
+        archive = cls(path)
+        try:
+            archive.db.enable_wal()
+            migrations.apply(archive.db)
+        finally:
+            archive.close()
+
+    def close(self) -> None:
+        self.db.conn.close()
+
+    # -- matches --------------------------------------------------------------------------
+
+    def store(self, match: NewMatch) -> Stored:
+        """Insert the match, or find the one with the same canonical SHA-256."""
+        row = {
+            "sha256": match.sha256,
+            "variant": match.variant,
+            "valid": int(match.valid),
+            "white": match.players[0],
+            "black": match.players[1],
+            "event": match.event,
+            "site": match.site,
+            "event_date": match.event_date,
+            "match_length": match.match_length,
+            "games": match.games,
+            "winner": match.winner,
+            "options": json.dumps(match.options),
+            "verdict": json.dumps(match.verdict),
+            "original": match.original,
+            "canonical": match.canonical,
+            "created_at": _now(),
+        }
+        conn = self.db.conn
+        with _write_lock(conn):
+            existing = conn.execute(
+                "SELECT id FROM matches WHERE sha256 = ?", (match.sha256,)
+            ).fetchone()
+            if existing is not None:
+                return Stored(int(existing[0]), duplicate=True)
+            columns = ", ".join(row)
+            marks = ", ".join("?" for _ in row)
+            cursor = conn.execute(
+                f"INSERT INTO matches ({columns}) VALUES ({marks})", tuple(row.values())
+            )
+            assert cursor.lastrowid is not None
+            return Stored(cursor.lastrowid, duplicate=False)
+
+    def get(self, match_id: int) -> dict[str, Any] | None:
+        """Every stored column of one match, verdict and options decoded."""
+        rows = _dicts(self.db.execute("SELECT * FROM matches WHERE id = ?", [match_id]))
+        if not rows:
+            return None
+        record = rows[0]
+        record["options"] = json.loads(record["options"] or "{}")
+        record["verdict"] = json.loads(record["verdict"] or "null")
+        return record
+
+    def search(self, query: MatchQuery) -> list[dict[str, Any]]:
+        """One page of match summaries, newest first, after the cursor's id."""
+        where: list[str] = ["1 = 1"]
+        args: list[object] = []
+        if query.player:
+            where.append("(lower(white) = lower(?) OR lower(black) = lower(?))")
+            args += [query.player, query.player]
+        if query.event:
+            where.append("lower(event) = lower(?)")
+            args.append(query.event)
+        if query.variant:
+            where.append("variant = ?")
+            args.append(query.variant)
+        if query.valid is not None:
+            where.append("valid = ?")
+            args.append(int(query.valid))
+        if query.date_from:
+            where.append("event_date >= ?")
+            args.append(query.date_from)
+        if query.date_to:
+            where.append("event_date <= ?")
+            args.append(query.date_to)
+        if query.after_id is not None:
+            where.append("id < ?")
+            args.append(query.after_id)
+        if query.text:
+            where.append("id IN (SELECT rowid FROM matches_fts WHERE matches_fts MATCH ?)")
+            args.append(_fts_phrase(query.text))
+        sql = (
+            f"SELECT {SUMMARY_COLUMNS} FROM matches WHERE {' AND '.join(where)}"
+            " ORDER BY id DESC LIMIT ?"
+        )
+        args.append(min(max(query.limit, 1), MAX_PAGE))
+        return _dicts(self.db.execute(sql, args))
+
+    def iterate(self, query: MatchQuery) -> Iterator[dict[str, Any]]:
+        """Every match the query selects, page by page."""
+        page_query = query
+        while True:
+            page = self.search(page_query)
+            yield from page
+            if len(page) < min(max(query.limit, 1), MAX_PAGE):
+                return
+            page_query = replace(page_query, after_id=page[-1]["id"])
+
+    def count(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM matches").fetchone()[0])
+
+    def integrity(self) -> str:
+        return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
+
+    # -- tokens ---------------------------------------------------------------------------
+
+    def create_token(self, scopes: tuple[str, ...], name: str | None = None) -> tuple[Token, str]:
+        """A new token: its record and the secret, which is shown once and never stored."""
+        secret = "nrt_" + secrets.token_urlsafe(TOKEN_BYTES)
+        created = _now()
+        conn = self.db.conn
+        with _write_lock(conn):
+            cursor = conn.execute(
+                "INSERT INTO tokens (name, prefix, token_hash, scopes, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (name, secret[:8], _hash_token(secret), " ".join(scopes), created),
+            )
+        assert cursor.lastrowid is not None
+        return Token(cursor.lastrowid, name, secret[:8], scopes, created, None), secret
+
+    def tokens(self) -> list[Token]:
+        rows = self.db.execute(
+            "SELECT id, name, prefix, scopes, created_at, revoked_at FROM tokens ORDER BY id"
+        ).fetchall()
+        return [
+            Token(row[0], row[1], row[2], tuple(row[3].split()), row[4], row[5]) for row in rows
+        ]
+
+    def revoke_token(self, token_id: int) -> bool:
+        conn = self.db.conn
+        with _write_lock(conn):
+            cursor = conn.execute(
+                "UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                (_now(), token_id),
+            )
+        return cursor.rowcount == 1
+
+    def token_scopes(self, secret: str) -> tuple[str, ...] | None:
+        """The scopes of a live token, or None when it is unknown or revoked."""
+        row = self.db.execute(
+            "SELECT scopes FROM tokens WHERE token_hash = ? AND revoked_at IS NULL",
+            [_hash_token(secret)],
+        ).fetchone()
+        return None if row is None else tuple(row[0].split())
+
+
+@contextmanager
+def _write_lock(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """A write transaction that holds SQLite's write lock from its start."""
+    if conn.in_transaction:
+        conn.commit()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.rollback()
+        raise
+    conn.commit()
+
+
+def _dicts(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
+    names = [column[0] for column in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def _fts_phrase(text: str) -> str:
+    """Free text as FTS5 phrases: every word quoted, so ``8/5`` or ``AND`` are just words."""
+    words = text.split()
+    return " ".join('"' + word.replace('"', '""') + '"' for word in words) or '""'
+
+
+def encode_cursor(match_id: int) -> str:
+    return base64.urlsafe_b64encode(f"id:{match_id}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> int | None:
+    """The id a cursor stands for, or None when it is not one of ours."""
+    try:
+        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not text.startswith("id:") or not text[3:].isdigit():
+        return None
+    return int(text[3:])

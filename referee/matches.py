@@ -1,0 +1,167 @@
+"""The archive service: check a record, store it with its verdict, find it again."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from notation.records.mat_writer import write_mat
+from referee.adjudication import Adjudication, adjudicate_record, read_record
+from referee.archive import Archive, NewMatch, Stored
+from referee.errors import RefereeError
+
+MAX_GAMES = 10_000
+_DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
+
+
+class TooManyGamesError(RefereeError):
+    """A record over the games limit (NOTATION.md §4)."""
+
+    code = "too_many_games"
+    title = "Too many games"
+    status = 413
+
+
+class InvalidRecordError(RefereeError):
+    """A record with errors offered to the archive without ``allow_invalid``."""
+
+    code = "invalid_record"
+    title = "Invalid record"
+
+
+class MatchNotFoundError(RefereeError):
+    """No stored match has this id (or this game index)."""
+
+    code = "not_found"
+    title = "Not Found"
+    status = 404
+
+
+def check_text(
+    text: str,
+    variant: str | None = None,
+    mode: str = "strict",
+    options: Mapping[str, object] | None = None,
+    replay: bool = False,
+) -> Adjudication:
+    """Adjudicate a record within the size limits."""
+    record = read_record(text)
+    if len(record.games) > MAX_GAMES:
+        raise TooManyGamesError(
+            f"a record holds at most {MAX_GAMES} games, this one {len(record.games)}"
+        )
+    return adjudicate_record(record, variant, mode, options, replay)
+
+
+def event_date(tag: str | None) -> str | None:
+    """``2025.11.08`` (the .mat tag's form) as ``2025-11-08``; None when not a date."""
+    match = _DATE.match(tag or "")
+    if match is None:
+        return None
+    year, month, day = (int(part) for part in match.groups())
+    return f"{year:04d}-{month:02d}-{day:02d}"
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """A stored record: its id, the SHA-256 of its canonical text, the verdict."""
+
+    stored: Stored
+    sha256: str
+    verdict: dict[str, Any]
+
+
+def submit(
+    archive: Archive,
+    text: str,
+    options: Mapping[str, object] | None = None,
+    allow_invalid: bool = False,
+    variant: str | None = None,
+) -> Submission:
+    """Check and store a record; an invalid one only with ``allow_invalid``."""
+    adjudication = check_text(text, variant, "strict", options)
+    verdict = adjudication.verdict
+    verdict_json = verdict.to_json()
+    if not verdict.valid and not allow_invalid:
+        raise InvalidRecordError(
+            "the record has errors; send allow_invalid: true to store it anyway",
+            verdict=verdict_json,
+        )
+    canonical = write_mat(adjudication.canonical)
+    sha256 = hashlib.sha256(canonical.encode()).hexdigest()
+    tags = adjudication.record.tags
+    match = verdict.match
+    stored = archive.store(
+        NewMatch(
+            sha256=sha256,
+            variant=verdict.variant,
+            valid=verdict.valid,
+            players=match.players,
+            event=tags.get("Event"),
+            site=tags.get("Site"),
+            event_date=event_date(tags.get("EventDate")),
+            match_length=match.length,
+            games=len(verdict.games),
+            winner=None if match.winner is None else str(match.winner),
+            options=dict(options or {}),
+            verdict=verdict_json,
+            original=text,
+            canonical=canonical,
+        )
+    )
+    return Submission(stored, sha256, verdict_json)
+
+
+def summary(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored match as the list endpoint shows it."""
+    return {
+        "id": row["id"],
+        "sha256": row["sha256"],
+        "variant": row["variant"],
+        "valid": bool(row["valid"]),
+        "players": [row["white"], row["black"]],
+        "event": row["event"],
+        "site": row["site"],
+        "event_date": row["event_date"],
+        "match_length": row["match_length"],
+        "games": row["games"],
+        "winner": row["winner"],
+        "created_at": row["created_at"],
+    }
+
+
+def stored_match(archive: Archive, match_id: int) -> dict[str, Any]:
+    """Every column of a stored match, or MatchNotFoundError."""
+    row = archive.get(match_id)
+    if row is None:
+        raise MatchNotFoundError(f"no match with id {match_id}")
+    return row
+
+
+def replay(archive: Archive, match_id: int, index: int) -> dict[str, Any]:
+    """Every action of one game, with the positions before and after it."""
+    row = stored_match(archive, match_id)
+    adjudication = check_text(row["original"], row["variant"], "condone", row["options"], True)
+    if not 1 <= index <= len(adjudication.replays):
+        raise MatchNotFoundError(f"match {match_id} has no game {index}")
+    actions = []
+    for step in adjudication.replays[index - 1]:
+        action = step.action
+        entry: dict[str, Any] = {
+            "move_number": action.move_number,
+            "side": action.side,
+            "action": str(action.kind),
+            "dice": list(action.dice) if action.dice else None,
+            "play": step.play,
+            "value": action.value,
+            "position_before": step.position_before,
+            "position_after": step.position_after,
+            "line": action.line,
+        }
+        if step.error is not None:
+            entry["error"] = step.error.to_json()
+        actions.append(entry)
+    return {"match_id": match_id, "game": index, "actions": actions}
