@@ -8,7 +8,6 @@ front (``BEGIN IMMEDIATE``) and wait for it (``busy_timeout``) instead of failin
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import secrets
@@ -336,18 +335,3 @@ def _fts_phrase(text: str) -> str:
     """Free text as FTS5 phrases: every word quoted, so ``8/5`` or ``AND`` are just words."""
     words = text.split()
     return " ".join('"' + word.replace('"', '""') + '"' for word in words) or '""'
-
-
-def encode_cursor(match_id: int) -> str:
-    return base64.urlsafe_b64encode(f"id:{match_id}".encode()).decode().rstrip("=")
-
-
-def decode_cursor(cursor: str) -> int | None:
-    """The id a cursor stands for, or None when it is not one of ours."""
-    try:
-        text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    except (ValueError, UnicodeDecodeError):
-        return None
-    if not text.startswith("id:") or not text[3:].isdigit():
-        return None
-    return int(text[3:])

@@ -20,7 +20,7 @@ from referee.api.schemas import (
     RecheckRequest,
 )
 from referee.api.storage import archive
-from referee.archive import MatchQuery, decode_cursor, encode_cursor
+from referee.archive import MatchQuery
 from referee.errors import RefereeError
 from referee.matches import Submission, check_text, replay, stored_match, submit, summary
 
@@ -173,11 +173,6 @@ def _refused(label: str, reason: dict[str, Any]) -> dict[str, Any]:
 
 def _match_query() -> MatchQuery:
     args = MatchListQuery().load(request.args.to_dict())
-    after_id = None
-    if "cursor" in args:
-        after_id = decode_cursor(args["cursor"])
-        if after_id is None:
-            raise ValidationError({"cursor": ["not a cursor from a previous page"]})
     return MatchQuery(
         player=args.get("player"),
         event=args.get("event"),
@@ -187,7 +182,7 @@ def _match_query() -> MatchQuery:
         date_to=args["date_to"].isoformat() if "date_to" in args else None,
         text=args.get("q"),
         limit=args["limit"],
-        after_id=after_id,
+        after_id=int(args["cursor"]) if "cursor" in args else None,
     )
 
 
@@ -213,7 +208,7 @@ def list_matches() -> Response | dict[str, Any]:
           schema: {type: string, maxLength: 500}
           description: full text over player names, event and site
         - {in: query, name: limit, schema: {type: integer, minimum: 1, maximum: 500, default: 50}}
-        - {in: query, name: cursor, schema: {type: string, maxLength: 100}}
+        - {in: query, name: cursor, schema: {type: string, pattern: "^[1-9][0-9]{0,17}$"}}
       responses:
         200:
           description: A page of matches
@@ -228,7 +223,7 @@ def list_matches() -> Response | dict[str, Any]:
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
         return Response(stream_with_context(_ndjson(query)), mimetype=NDJSON)
     page = archive().search(query)
-    next_cursor = encode_cursor(page[-1]["id"]) if len(page) == query.limit else None
+    next_cursor = str(page[-1]["id"]) if len(page) == query.limit else None
     return {"matches": [summary(row) for row in page], "next_cursor": next_cursor}
 
 

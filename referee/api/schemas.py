@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import RAISE, Schema, fields, validate
+from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 MAX_TEXT = 64 * 1024
 
@@ -200,7 +200,10 @@ class MatchListQuery(Schema):
     date_to = fields.Date(data_key="to")
     q = fields.String(validate=validate.Length(max=500))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
-    cursor = fields.String(validate=validate.Length(max=100))
+    cursor = fields.String(
+        validate=validate.Regexp(r"^[1-9][0-9]{0,17}$"),
+        metadata={"description": "next_cursor of the previous page"},
+    )
 
 
 class MatchDetailQuery(Schema):
@@ -274,6 +277,11 @@ class ConvertResponse(Schema):
 
 
 class ProblemSchema(Schema):
+    """RFC 9457 problem details; problems may carry further members (extensions)."""
+
+    class Meta:
+        unknown = INCLUDE
+
     type = fields.String(required=True)
     title = fields.String(required=True)
     status = fields.Integer(required=True)
