@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 
-.PHONY: install test lint serve bench clean
+.PHONY: install test lint serve bench openapi clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,11 +27,17 @@ test: lint
 
 serve: $(STAMP)
 	mkdir -p var
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) wsgi:app
+	NARDY_REFEREE_BIND=$(HOST):$(PORT) NARDY_REFEREE_WORKERS=$(WORKERS) \
+		$(BIN)/gunicorn --config gunicorn.conf.py wsgi:app
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/rules_speed.py
 	$(BIN)/python benchmarks/records_speed.py
+	$(BIN)/python benchmarks/http_load.py
+	$(BIN)/python benchmarks/memory.py
+
+openapi: $(STAMP)
+	$(BIN)/python -m referee.api.openapi
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -8,6 +8,7 @@ front (``BEGIN IMMEDIATE``) and wait for it (``busy_timeout``) instead of failin
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import secrets
@@ -161,13 +162,21 @@ class Archive:
 
     @classmethod
     def prepare(cls, path: str | Path) -> None:
-        """WAL mode and migrations, once at start, outside any transaction."""
-        archive = cls(path)
-        try:
-            archive.db.enable_wal()
-            migrations.apply(archive.db)
-        finally:
-            archive.close()
+        """WAL mode and migrations, at start, outside any transaction.
+
+        Several processes may start at once (gunicorn workers, the CLI): an exclusive lock
+        on a file beside the database lets one of them migrate while the others wait.
+        """
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(f"{path}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            archive = cls(path)
+            try:
+                archive.db.enable_wal()
+                migrations.apply(archive.db)
+            finally:
+                archive.close()
 
     def close(self) -> None:
         self.db.conn.close()

@@ -70,8 +70,8 @@ def start(database: Path, workers: int = 2, log: Path | None = None) -> Server:
     log = log or database.with_suffix(".log")
     env = {**os.environ, "NARDY_REFEREE_DATABASE": str(database)}
     command = [
-        sys.executable, "-m", "gunicorn", "--workers", str(workers),
-        "--bind", f"127.0.0.1:{port}", "--access-logfile", "-", "wsgi:app",
+        sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py",
+        "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "wsgi:app",
     ]  # fmt: skip
     with log.open("ab") as output:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=output)

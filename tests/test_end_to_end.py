@@ -17,13 +17,12 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 def test_import_search_replay_export_recheck(tmp_path: Path) -> None:
     database = tmp_path / "archive.sqlite3"
-    Archive.prepare(database)
-    archive = Archive(database)
-    _, token = archive.create_token(("archive:write",), "e2e")
-    archive.close()
     record = require(MAT / "galaxy_match11696104_7pt.mat").read_text()
     nardy = (EXAMPLES / "long_nardy_match.mat").read_text()
-    with running(database, workers=2) as server:
+    with running(database, workers=2) as server:  # on a new file: the server creates it
+        archive = Archive(database)
+        _, token = archive.create_token(("archive:write",), "e2e")
+        archive.close()
         imported = server.json(
             "POST", "/v1/matches/import", [record, {"record": nardy}], token=token
         )

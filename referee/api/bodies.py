@@ -1,12 +1,17 @@
-"""Reading request bodies: JSON objects only, with the size limits of NOTATION.md §4."""
+"""Reading request bodies: JSON objects, or a record as text/plain with its other fields
+as query parameters; with the size limits of NOTATION.md §4."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import request
 from marshmallow import Schema, ValidationError
 from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
+
+from notation.errors import NotationError
+from notation.options import parse_rules_text
 
 
 def json_object(schema: Schema, max_bytes: int | None = None) -> dict[str, Any]:
@@ -20,3 +25,27 @@ def json_object(schema: Schema, max_bytes: int | None = None) -> dict[str, Any]:
         raise ValidationError({"body": ["must be a JSON object"]})
     loaded: dict[str, Any] = schema.load(data)
     return loaded
+
+
+def record_body(schema: Schema) -> dict[str, Any]:
+    """A record request: JSON, or the record as a text/plain body with the other fields
+    (``variant``, ``mode``, ``allow_invalid``, ``options``) as query parameters."""
+    if request.mimetype != "text/plain":
+        return json_object(schema)
+    body: dict[str, Any] = {"record": request.get_data(as_text=True)}
+    for name, value in request.args.items():
+        body[name] = _query_options(value) if name == "options" else value
+    loaded: dict[str, Any] = schema.load(body)
+    return loaded
+
+
+def _query_options(text: str) -> dict[str, object]:
+    """``options`` as a query parameter: a JSON object or ``key=value,key=value``."""
+    value: object
+    try:
+        value = json.loads(text) if text.lstrip().startswith("{") else parse_rules_text(text)
+    except (ValueError, NotationError) as error:
+        raise ValidationError({"options": [str(error)]}) from None
+    if not isinstance(value, dict):
+        raise ValidationError({"options": ["must be an object"]})
+    return {str(key): item for key, item in value.items()}

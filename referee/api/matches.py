@@ -11,7 +11,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable, UnsupportedMediaType
 
 from referee.api.auth import READ, WRITE, requires
-from referee.api.bodies import json_object
+from referee.api.bodies import json_object, record_body
 from referee.api.problems import problem_body
 from referee.api.schemas import (
     MatchDetailQuery,
@@ -51,13 +51,20 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         201 with Location for a new record; 200 with duplicate true when the same canonical
         record (SHA-256) is stored already; 422 invalid_record with the verdict when the
         record has errors, unless allow_invalid is true. Needs a bearer token with scope
-        archive:write.
+        archive:write. The record may also be sent as text/plain, with allow_invalid,
+        variant and options (JSON or k=v,k=v) as query parameters.
       security: [{bearer: []}]
+      parameters:
+        - {in: query, name: allow_invalid, schema: {type: boolean}}
+        - {in: query, name: variant, schema: {type: string}}
+        - {in: query, name: options, schema: {type: string}}
       requestBody:
         required: true
         content:
           application/json:
             schema: MatchSubmitRequest
+          text/plain:
+            schema: {type: string}
       responses:
         200:
           description: Already stored
@@ -71,7 +78,7 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         415: Problem
         422: Problem
     """
-    body = json_object(MatchSubmitRequest())
+    body = record_body(MatchSubmitRequest())
     result = submit(
         archive(), body["record"], body["options"], body["allow_invalid"], body["variant"]
     )

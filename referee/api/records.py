@@ -2,46 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from flask import Blueprint, request
-from marshmallow import ValidationError
+from flask import Blueprint
 
-from notation.errors import NotationError
-from notation.options import parse_rules_text
-from referee.api.bodies import json_object
+from referee.api.bodies import record_body
 from referee.api.schemas import RecordCheckRequest
 from referee.matches import check_text
 
 blueprint = Blueprint("records", __name__)
-
-
-def record_request() -> dict[str, Any]:
-    """The request as ``{record, variant, mode, options}``, from JSON or a text/plain body."""
-    if request.mimetype == "text/plain":
-        args = request.args
-        body: dict[str, Any] = {"record": request.get_data(as_text=True)}
-        for name in ("variant", "mode"):
-            if name in args:
-                body[name] = args[name]
-        if "options" in args:
-            body["options"] = _query_options(args["options"])
-        loaded: dict[str, Any] = RecordCheckRequest().load(body)
-        return loaded
-    return json_object(RecordCheckRequest())
-
-
-def _query_options(text: str) -> dict[str, object]:
-    """``options`` as a query parameter: a JSON object or ``key=value,key=value``."""
-    value: object
-    try:
-        value = json.loads(text) if text.lstrip().startswith("{") else parse_rules_text(text)
-    except (ValueError, NotationError) as error:
-        raise ValidationError({"options": [str(error)]}) from None
-    if not isinstance(value, dict):
-        raise ValidationError({"options": ["must be an object"]})
-    return {str(key): item for key, item in value.items()}
 
 
 @blueprint.post("/v1/records/check")
@@ -73,6 +42,6 @@ def check_record() -> dict[str, Any]:
         415: Problem
         422: Problem
     """
-    body = record_request()
+    body = record_body(RecordCheckRequest())
     adjudication = check_text(body["record"], body["variant"], body["mode"], body["options"])
     return adjudication.verdict.to_json()
