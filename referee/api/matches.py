@@ -85,14 +85,15 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
     return _created(result)
 
 
-def _import_items() -> list[tuple[str, dict[str, Any]]]:
-    """``(label, request)`` for each record of an import: a JSON list or uploaded files."""
+def _import_items() -> list[tuple[str, dict[str, Any] | None]]:
+    """``(label, request)`` for each record of an import (a JSON list or uploaded files);
+    the request is None for a file that is not text."""
     if request.mimetype == "multipart/form-data":
         uploads = [upload for name in request.files for upload in request.files.getlist(name)]
         if not uploads:
             raise ValidationError({"files": ["upload at least one record file"]})
         return [
-            (upload.filename or f"file {index}", {"record": upload.read().decode("utf-8-sig")})
+            (upload.filename or f"file {index}", _upload_entry(upload.read()))
             for index, upload in enumerate(uploads)
         ]
     if not request.is_json:
@@ -100,7 +101,7 @@ def _import_items() -> list[tuple[str, dict[str, Any]]]:
     data = request.get_json(silent=True)
     if not isinstance(data, list) or not data:
         raise ValidationError({"body": ["must be a non-empty JSON list of records"]})
-    items = []
+    items: list[tuple[str, dict[str, Any] | None]] = []
     for index, item in enumerate(data):
         entry = {"record": item} if isinstance(item, str) else item
         if not isinstance(entry, dict):
@@ -143,6 +144,10 @@ def import_matches() -> dict[str, Any]:
     """
     results = []
     for label, entry in _import_items():
+        if entry is None:
+            reason = {"code": "invalid_encoding", "detail": "the file is not UTF-8 text"}
+            results.append(_refused(label, reason))
+            continue
         try:
             body = MatchSubmitRequest().load(entry)
             result = submit(
@@ -165,6 +170,14 @@ def import_matches() -> dict[str, Any]:
                 }
             )
     return {"results": results}
+
+
+def _upload_entry(data: bytes) -> dict[str, Any] | None:
+    """An uploaded file as a request, or None when it is not UTF-8 (refused, not fatal)."""
+    try:
+        return {"record": data.decode("utf-8-sig")}
+    except UnicodeDecodeError:
+        return None
 
 
 def _refused(label: str, reason: dict[str, Any]) -> dict[str, Any]:
@@ -272,7 +285,8 @@ def get_match(match_id: int) -> Response | dict[str, Any]:
     if "format" in args:
         text = row["canonical"] if args["format"] == "canonical" else row["original"]
         return Response(text, mimetype="text/plain")
-    wanted = request.accept_mimetypes.best_match(["application/json", "text/plain"])
+    accept = request.accept_mimetypes
+    wanted = accept.best_match(["application/json", "text/plain"]) if accept else "application/json"
     if wanted is None:
         raise NotAcceptable("this resource is application/json or text/plain")
     if wanted == "text/plain":

@@ -72,6 +72,11 @@ BG_EXAMPLE, LN_EXAMPLE, KH_EXAMPLE = (
 )
 
 
+def record_text(name: str) -> str:
+    """An example record (``*_match.mat``) or a corpus record, by file name."""
+    return example(name) if name.endswith("_match.mat") else corpus(name)
+
+
 def invalid_galaxy() -> str:
     """Game 1, move 3: lasse's 41 played as 13/8 (a 5) instead of 13/9: an illegal play."""
     return edited(corpus(GALAXY), "41: 13/9 24/23", "41: 13/8 24/23")
@@ -209,7 +214,7 @@ def get_json(client: FlaskClient, path: str, **kwargs: Any) -> Any:
 def test_a_new_valid_record_is_created(
     env: Env, record: str, variant: str, players: list[str]
 ) -> None:
-    text = example(record) if record.endswith("_match.mat") else corpus(record)
+    text = record_text(record)
     response = env.submit(text)
     assert response.status_code == 201, response.get_data(as_text=True)
     body = response.get_json()
@@ -733,7 +738,7 @@ def test_text_plain_is_the_record_exactly_as_received(env: Env) -> None:
 
 @pytest.mark.parametrize("name", [GALAXY, GNUBG, BG_EXAMPLE, LN_EXAMPLE, KH_EXAMPLE])
 def test_the_canonical_record_checks_valid_and_has_the_stored_sha256(env: Env, name: str) -> None:
-    match_id = env.stored(example(name) if name.endswith("_match.mat") else corpus(name))
+    match_id = env.stored(record_text(name))
     stored = get_json(env.client, f"/v1/matches/{match_id}")
     response = env.client.get(f"/v1/matches/{match_id}?format=canonical")
     assert response.status_code == 200
