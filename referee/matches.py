@@ -14,6 +14,8 @@ from referee.archive import Archive, NewMatch, Stored
 from referee.errors import RefereeError
 
 MAX_GAMES = 10_000
+MAX_ID = 2**63 - 1
+"""SQLite's largest integer: larger ids in a URL are simply not found."""
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
 
 
@@ -135,7 +137,7 @@ def summary(row: Mapping[str, Any]) -> dict[str, Any]:
 
 def stored_match(archive: Archive, match_id: int) -> dict[str, Any]:
     """Every column of a stored match, or MatchNotFoundError."""
-    row = archive.get(match_id)
+    row = archive.get(match_id) if 0 < match_id <= MAX_ID else None
     if row is None:
         raise MatchNotFoundError(f"no match with id {match_id}")
     return row
