@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from notation.errors import NotationError
-from notation.plays import MoveText, format_play
+from notation.plays import format_play
 from notation.records.model import ActionKind, ActionText, GameText
 from notation.records.set_pos import parse_set_pos
 from referee.adjudication.verdict import GameVerdict, Issue
@@ -94,10 +94,9 @@ class GameChecker:
         """Checking stopped at a position edit it cannot apply (not an error)."""
         self.awaiting_resignation = False
         self.replay: list[ReplayStep] | None = [] if replay else None
-        self.normalized: list[ActionText] = []
-        """The actions in canonical form, for the canonical record."""
-        self.current_play: str | None = None
-        self.current_moves: tuple[MoveText, ...] = ()
+        self.played: list[tuple[ActionText, tuple[Step, ...] | None]] = []
+        """Each action with the steps of its legal play, for the canonical record."""
+        self.current_steps: tuple[Step, ...] | None = None
         self.verdict = GameVerdict(
             index=game.index,
             number=game.number,
@@ -137,11 +136,10 @@ class GameChecker:
                 continue
             before = self.position
             errors = len(self.verdict.errors)
-            self.current_play = None
-            self.current_moves = ()
+            self.current_steps = None
             handlers[action.kind](index, action)
             if action.kind is not ActionKind.LOSS:
-                self.normalized.append(self.normalize(action))
+                self.played.append((action, self.current_steps))
             if self.replay is not None:
                 error = self.verdict.errors[-1] if len(self.verdict.errors) > errors else None
                 self.replay.append(
@@ -149,7 +147,7 @@ class GameChecker:
                         action,
                         write_position(before),
                         write_position(self.position),
-                        self.current_play,
+                        None if self.current_steps is None else play_text(self.current_steps),
                         error,
                     )
                 )
@@ -159,14 +157,6 @@ class GameChecker:
                 self.warn(None, "unfinished_game", "the game ends without a result")
         self.verdict.result = self.result
         return self.verdict
-
-    def normalize(self, action: ActionText) -> ActionText:
-        """The action as the canonical record writes it: a legal play in canonical text
-        (steps in canonical order, bar/off words, computed hit marks, larger die first)."""
-        if action.kind is not ActionKind.ROLL or self.current_play is None:
-            return action
-        assert action.dice is not None
-        return action.with_play(self.current_play, self.current_moves)
 
     # -- reporting ------------------------------------------------------------------------
 
@@ -258,14 +248,14 @@ class GameChecker:
         judge = PlayJudge(self.variant, self.position.board, side, dice, self.options)
         verdict = judge.judge(moves, canonical=False)
         if verdict.legal and verdict.board is not None:
-            self.set_current_play(verdict.steps)
+            self.current_steps = verdict.steps
             self.mark_warnings(action, verdict)
             self.after_play(action, side, verdict.board)
             return
         if not moves and len(judge.legal) == 1:
             forced = judge.legal[0]
             self.warn(action, "play_not_written", "the roll's only legal play is taken as played")
-            self.set_current_play(forced.steps)
+            self.current_steps = forced.steps
             self.after_play(action, side, forced.board)
             return
         if not moves and index == self._last_roll and self._result_follows(index):
@@ -276,11 +266,6 @@ class GameChecker:
 
     def _result_follows(self, index: int) -> bool:
         return any(a.kind is ActionKind.WIN for a in self.game.actions[index + 1 :])
-
-    def set_current_play(self, steps: tuple[Step, ...]) -> None:
-        """Remember the play just made, in canonical text, for the replay and the record."""
-        self.current_moves = play_moves(steps)
-        self.current_play = format_play(self.current_moves)
 
     def mark_warnings(self, action: ActionText, verdict: Judgement) -> None:
         for warning in verdict.warnings:
@@ -445,3 +430,17 @@ class GameChecker:
             return
         self.warn(action, "position_edit", f"{action.text[:40]!r}: the board is set")
         self.position = replace(self.position, board=edited.board, cube=edited.cube)
+
+
+def canonical_actions(
+    played: Sequence[tuple[ActionText, tuple[Step, ...] | None]],
+) -> tuple[ActionText, ...]:
+    """The actions as a canonical record writes them: each legal play in canonical text
+    (steps in canonical order, bar/off words, computed hit marks, larger die first)."""
+    actions = []
+    for action, steps in played:
+        if action.kind is ActionKind.ROLL and steps is not None:
+            moves = play_moves(steps)
+            action = action.with_play(format_play(moves), moves)
+        actions.append(action)
+    return tuple(actions)

@@ -8,12 +8,18 @@ from dataclasses import dataclass, replace
 from notation.errors import NotationError
 from notation.options import parse_rules_text
 from notation.records.mat_reader import read_mat
-from notation.records.model import ActionKind, GameText, MatchText
-from referee.adjudication.game import GameChecker, GameSetting, Mode, ReplayStep
+from notation.records.model import ActionKind, ActionText, GameText, MatchText
+from referee.adjudication.game import (
+    GameChecker,
+    GameSetting,
+    Mode,
+    ReplayStep,
+    canonical_actions,
+)
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
 from referee.errors import InvalidNotationError, RefereeError, UnknownVariantError
 from referee.positions import read_position
-from referee.rules.board import Side
+from referee.rules.board import Side, Step
 from referee.rules.options import Options
 from referee.rules.position import Cube, Phase, Position
 from referee.rules.scoring import Termination
@@ -37,9 +43,19 @@ class Adjudication:
 
     verdict: Verdict
     record: MatchText
-    canonical: MatchText
-    """The record with every legal play in canonical text (``write_mat`` renders it)."""
+    played: tuple[tuple[tuple[ActionText, tuple[Step, ...] | None], ...], ...]
+    """Per game, each action with the steps of its legal play."""
     replays: tuple[tuple[ReplayStep, ...], ...] = ()
+
+    @property
+    def canonical(self) -> MatchText:
+        """The record with every legal play in canonical text (``write_mat`` renders it);
+        built on demand: checking alone does not need it."""
+        games = tuple(
+            replace(game, actions=canonical_actions(played), findings=())
+            for game, played in zip(self.record.games, self.played, strict=True)
+        )
+        return replace(self.record, games=games, findings=())
 
 
 def read_record(text: str) -> MatchText:
@@ -134,8 +150,7 @@ def adjudicate_record(
         games=tuple(games),
         warnings=tuple(warnings),
     )
-    canonical = replace(record, games=tuple(checker.canonical_games), findings=())
-    return Adjudication(verdict, record, canonical, tuple(checker.replays))
+    return Adjudication(verdict, record, tuple(checker.played), tuple(checker.replays))
 
 
 class _MatchChecker:
@@ -159,7 +174,7 @@ class _MatchChecker:
         self.crawford_game: int | None = None
         self.winner: Side | None = None
         self.replays: list[tuple[ReplayStep, ...]] = []
-        self.canonical_games: list[GameText] = []
+        self.played: list[tuple[tuple[ActionText, tuple[Step, ...] | None], ...]] = []
         self.hits_marked = any(
             move.hit
             for game in record.games
@@ -250,8 +265,7 @@ class _MatchChecker:
             )
         if checker.replay is not None:
             self.replays.append(tuple(checker.replay))
-        normalized = tuple(checker.normalized)
-        self.canonical_games.append(replace(game, actions=normalized, findings=()))
+        self.played.append(tuple(checker.played))
         return verdict
 
     def crawford_status(self, index: int, before: tuple[int, int]) -> tuple[bool, bool]:

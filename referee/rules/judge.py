@@ -310,6 +310,8 @@ def _mark_warnings(
     Identical written moves form one group (``13/7*(2)``: two checkers, one hit), whose
     mark is right when any of them hits.
     """
+    if not any(step.hit for step in played) and not any(move.hit_mark for move in moves):
+        return ()
     last_step = {owner: step for step, owner in zip(played, owners, strict=True)}
     groups: dict[WrittenMove, bool] = {}
     for index, move in enumerate(moves):

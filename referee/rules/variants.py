@@ -6,6 +6,7 @@ The move generator (``movegen``) is shared; it asks the variant for the facts of
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
@@ -99,13 +100,7 @@ class Variant:
         if_needed = None
         if head_limit == 2 and options.head_exception is HeadException.ONLY_IF_NEEDED:
             head_limit, if_needed = 1, 2
-        return TurnRules(
-            hitting=cls.hitting,
-            opposite=cls.opposite_table(),
-            head_limit=head_limit,
-            head_limit_if_needed=if_needed,
-            block=cls.block_check(options),
-        )
+        return _turn_rules(cls.id, head_limit, if_needed, options)
 
     @classmethod
     def head_limit(
@@ -237,6 +232,21 @@ class Khachapuri(NardyVariant):
         if loser_off == 0:
             return Win(WinKind.MARS, 2 * CHECKERS)
         return Win(WinKind.SINGLE, CHECKERS - loser_off)
+
+
+@functools.lru_cache(maxsize=256)
+def _turn_rules(
+    variant_id: str, head_limit: int | None, if_needed: int | None, options: Options
+) -> TurnRules:
+    """One shared TurnRules per distinct set of facts (records ask for one every turn)."""
+    variant = find_variant(variant_id)
+    return TurnRules(
+        hitting=variant.hitting,
+        opposite=variant.opposite_table(),
+        head_limit=head_limit,
+        head_limit_if_needed=if_needed,
+        block=variant.block_check(options),
+    )
 
 
 VARIANTS: tuple[type[Variant], ...] = (Backgammon, LongNardy, Khachapuri)
