@@ -61,3 +61,11 @@ class GameOverError(RefereeError):
 
     code = "game_over"
     title = "Game over"
+
+
+class TooManyGamesError(RefereeError):
+    """A record over the games limit (NOTATION.md §4)."""
+
+    code = "too_many_games"
+    title = "Too many games"
+    status = 413

@@ -9,22 +9,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from notation.records.mat_writer import write_mat
-from referee.adjudication import Adjudication, adjudicate_record, read_record
+from referee.adjudication import adjudicate
 from referee.archive import Archive, NewMatch, Stored
 from referee.errors import RefereeError
 
-MAX_GAMES = 10_000
 MAX_ID = 2**63 - 1
 """SQLite's largest integer: larger ids in a URL are simply not found."""
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
-
-
-class TooManyGamesError(RefereeError):
-    """A record over the games limit (NOTATION.md §4)."""
-
-    code = "too_many_games"
-    title = "Too many games"
-    status = 413
 
 
 class InvalidRecordError(RefereeError):
@@ -40,22 +31,6 @@ class MatchNotFoundError(RefereeError):
     code = "not_found"
     title = "Not Found"
     status = 404
-
-
-def check_text(
-    text: str,
-    variant: str | None = None,
-    mode: str = "strict",
-    options: Mapping[str, object] | None = None,
-    replay: bool = False,
-) -> Adjudication:
-    """Adjudicate a record within the size limits."""
-    record = read_record(text)
-    if len(record.games) > MAX_GAMES:
-        raise TooManyGamesError(
-            f"a record holds at most {MAX_GAMES} games, this one {len(record.games)}"
-        )
-    return adjudicate_record(record, variant, mode, options, replay)
 
 
 def event_date(tag: str | None) -> str | None:
@@ -84,7 +59,7 @@ def submit(
     variant: str | None = None,
 ) -> Submission:
     """Check and store a record; an invalid one only with ``allow_invalid``."""
-    adjudication = check_text(text, variant, "strict", options)
+    adjudication = adjudicate(text, variant, "strict", options)
     verdict = adjudication.verdict
     verdict_json = verdict.to_json()
     if not verdict.valid and not allow_invalid:
@@ -146,7 +121,7 @@ def stored_match(archive: Archive, match_id: int) -> dict[str, Any]:
 def replay(archive: Archive, match_id: int, index: int) -> dict[str, Any]:
     """Every action of one game, with the positions before and after it."""
     row = stored_match(archive, match_id)
-    adjudication = check_text(row["original"], row["variant"], "condone", row["options"], True)
+    adjudication = adjudicate(row["original"], row["variant"], "condone", row["options"], True)
     if not 1 <= index <= len(adjudication.replays):
         raise MatchNotFoundError(f"match {match_id} has no game {index}")
     actions = []

@@ -13,6 +13,7 @@ import pytest
 
 from referee.api import create_app
 from referee.cli import main
+from tests.api.test_plays_api import OPENING_31
 
 BG_START = "2b,,,,,5w,,3w,,,,5b,5w,,,,3b,,5b,,,,,2w"
 
@@ -34,24 +35,6 @@ DANCE_31 = bg(CLOSED, bar="w1b0")
 DANCE_AFTER = bg(CLOSED, "b", "-", bar="w1b0")
 # Long nardy, White has 15 off; Black bears its last two off from its own 1 (global 13).
 LN_LAST_TURN = "long-nardy ,,,,,,,,,,,,2b,,,,,,,,,,, w0b0 w15b13 b 65 - 0:0-0 -"
-OPENING_31 = {
-    "24/23 24/21",
-    "24/21 8/7",
-    "24/21 6/5",
-    "24/23 13/10",
-    "13/10 8/7",
-    "13/10 6/5",
-    "24/23 8/5",
-    "8/7 8/5",
-    "8/5 6/5",
-    "24/23 6/3",
-    "8/7 6/3",
-    "6/5 6/3",
-    "24/21 21/20",
-    "13/10 10/9",
-    "8/5 5/4",
-    "6/3 3/2",
-}
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -17,7 +17,12 @@ from referee.adjudication.game import (
     canonical_actions,
 )
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
-from referee.errors import InvalidNotationError, RefereeError, UnknownVariantError
+from referee.errors import (
+    InvalidNotationError,
+    RefereeError,
+    TooManyGamesError,
+    UnknownVariantError,
+)
 from referee.positions import read_position
 from referee.rules.board import Side, Step
 from referee.rules.options import Options
@@ -33,6 +38,7 @@ VARIATIONS = {
 }
 """``[Variation "..."]`` values this referee can check, to variant ids."""
 
+MAX_GAMES = 10_000
 _ON_OFF = {"on": True, "off": False}
 _FLAG_TAGS = {"Crawford": "crawford", "Jacoby": "jacoby", "Beaver": "beavers"}
 
@@ -121,8 +127,13 @@ def adjudicate(
     replay: bool = False,
 ) -> Adjudication:
     """Check every action of a record (NOTATION.md §4); a bad record is a verdict, not an
-    error. Raises only when the text holds no match, or the variant or options are bad."""
+    error. Raises only when the text holds no match, more than ``MAX_GAMES`` games, or
+    the variant or options are bad."""
     record = read_record(text)
+    if len(record.games) > MAX_GAMES:
+        raise TooManyGamesError(
+            f"a record holds at most {MAX_GAMES} games, this one {len(record.games)}"
+        )
     return adjudicate_record(record, variant, mode, options, replay)
 
 

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, request, stream_with_context, url_for
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable, UnsupportedMediaType
 
+from referee.adjudication import adjudicate
 from referee.api.auth import READ, WRITE, requires
 from referee.api.bodies import json_object, record_body
 from referee.api.problems import problem_body
@@ -22,7 +23,7 @@ from referee.api.schemas import (
 from referee.api.storage import archive
 from referee.archive import MatchQuery
 from referee.errors import RefereeError
-from referee.matches import Submission, check_text, replay, stored_match, submit, summary
+from referee.matches import Submission, replay, stored_match, submit, summary
 
 blueprint = Blueprint("matches", __name__)
 
@@ -337,5 +338,5 @@ def recheck_match(match_id: int) -> dict[str, Any]:
     body = json_object(RecheckRequest()) if request.content_length else RecheckRequest().load({})
     row = stored_match(archive(), match_id)
     options = {**row["options"], **body["options"]}
-    adjudication = check_text(row["original"], row["variant"], body["mode"], options)
+    adjudication = adjudicate(row["original"], row["variant"], body["mode"], options)
     return adjudication.verdict.to_json()

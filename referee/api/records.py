@@ -6,9 +6,9 @@ from typing import Any
 
 from flask import Blueprint
 
+from referee.adjudication import adjudicate
 from referee.api.bodies import record_body
 from referee.api.schemas import RecordCheckRequest
-from referee.matches import check_text
 
 blueprint = Blueprint("records", __name__)
 
@@ -43,5 +43,5 @@ def check_record() -> dict[str, Any]:
         422: Problem
     """
     body = record_body(RecordCheckRequest())
-    adjudication = check_text(body["record"], body["variant"], body["mode"], body["options"])
+    adjudication = adjudicate(body["record"], body["variant"], body["mode"], body["options"])
     return adjudication.verdict.to_json()
