@@ -342,5 +342,5 @@ def _dicts(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:
 
 def _fts_phrase(text: str) -> str:
     """Free text as FTS5 phrases: every word quoted, so ``8/5`` or ``AND`` are just words."""
-    words = text.split()
+    words = text.replace("\x00", " ").split()
     return " ".join('"' + word.replace('"', '""') + '"' for word in words) or '""'

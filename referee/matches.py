@@ -11,7 +11,7 @@ from typing import Any
 from notation.records.mat_writer import write_mat
 from referee.adjudication import adjudicate
 from referee.archive import Archive, NewMatch, Stored
-from referee.errors import RefereeError
+from referee.errors import InvalidNotationError, RefereeError
 
 MAX_ID = 2**63 - 1
 """SQLite's largest integer: larger ids in a URL are simply not found."""
@@ -59,6 +59,12 @@ def submit(
     variant: str | None = None,
 ) -> Submission:
     """Check and store a record; an invalid one only with ``allow_invalid``."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise InvalidNotationError(
+            f"the record is not valid Unicode text: {error.reason}"
+        ) from None
     adjudication = adjudicate(text, variant, "strict", options)
     verdict = adjudication.verdict
     verdict_json = verdict.to_json()

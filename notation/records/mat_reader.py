@@ -20,10 +20,13 @@ from notation.records.model import ActionKind, ActionText, Finding, GameText, Ma
 RIGHT_COLUMN: Final = 30
 """A cell starting beyond this 1-based column is the right-hand (second) player's."""
 
-_TAG = re.compile(r'^[;#]\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
+_TAG = re.compile(r'^[;#]\s*\[([^"\]]*)"(.*)"\s*\]\s*$')
 _MATCH_LINE = re.compile(r"^\s*(\d{1,5})\s+point\s+match\b", re.IGNORECASE)
 _GAME_LINE = re.compile(r"^\s*Game\s+(\d{1,6})\s*$")
-_SCORE_LINE = re.compile(r"^\s*(.*?)\s*:\s*(\d{1,5})\s+(.*?)\s*:\s*(\d{1,5})\s*$")
+_SCORE = re.compile(r"\s*(\d{1,5})(?:\s|$)")
+MAX_LINE = 4096
+"""Longer lines are skipped with a finding: real rows are under 200 characters, and every
+pattern here then runs in time proportional to a bounded line."""
 _RATING = re.compile(r",\s*[\d.]+$")
 _NUMBERED = re.compile(r"^\s*(\d{1,4})\)")
 _CELL_START = re.compile(
@@ -92,6 +95,9 @@ class _Reader:
         stripped = line.strip()
         if not stripped:
             return
+        if len(line) > MAX_LINE:
+            self.finding("line_too_long", f"a line of {len(line)} characters is skipped", number)
+            return
         if stripped[0] in ";#":
             if self.games and _SET_POS.match(stripped):
                 edit = ActionText(ActionKind.EDIT, "", number, 1, None, stripped[1:].strip())
@@ -123,20 +129,29 @@ class _Reader:
 
     def comment(self, stripped: str) -> None:
         tag = _TAG.match(stripped)
-        if tag is None:
+        name = tag[1].strip() if tag else ""
+        if tag is None or not name:
             self.comments.append(stripped[1:].strip())
-        elif tag[1] == "StartPosition":
+        elif name == "StartPosition":
             self.pending_start = tag[2]
         else:
-            self.tags[tag[1]] = tag[2]
+            self.tags[name] = tag[2]
 
     def score_line(self, game: _GameBuilder, line: str) -> bool:
-        match = _SCORE_LINE.match(line)
-        if match is None or _CELL_START.search(line):
+        """``name : score    name : score``, split at the first two colons as gnubg does."""
+        if _CELL_START.search(line):
             return False
-        left, right = (_RATING.sub("", name).strip() for name in (match[1], match[3]))
-        game.players = (left, right)
-        game.score = (int(match[2]), int(match[4]))
+        left, colon, rest = line.partition(":")
+        first = _SCORE.match(rest)
+        if not colon or first is None:
+            return False
+        right, colon, rest = rest[first.end() :].partition(":")
+        second = _SCORE.fullmatch(rest.rstrip() + " ")
+        if not colon or second is None:
+            return False
+        names = (_RATING.sub("", name).strip() for name in (left, right))
+        game.players = (next(names), next(names))
+        game.score = (int(first[1]), int(second[1]))
         return True
 
     def row(self, game: _GameBuilder, number: int, line: str) -> None:

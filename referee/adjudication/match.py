@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -101,7 +102,7 @@ def header_options(
         limit = tags.get("CubeLimit", "").strip()
         if limit == "1":
             found["cube"] = False
-        elif limit.isdigit():
+        elif re.fullmatch(r"[0-9]{1,6}", limit):
             found["cube_limit"] = int(limit)
     if "Rules" in tags:
         try:

@@ -18,13 +18,21 @@ def json_object(schema: Schema, max_bytes: int | None = None) -> dict[str, Any]:
     """The JSON body, loaded by ``schema``; 413 over ``max_bytes``, 415 when not JSON."""
     if max_bytes is not None and (request.content_length or 0) > max_bytes:
         raise RequestEntityTooLarge(f"this request body is at most {max_bytes} bytes")
-    if not request.is_json:
-        raise UnsupportedMediaType("send the request body as application/json")
-    data = request.get_json(silent=True)
+    data = json_body()
     if not isinstance(data, dict):
         raise ValidationError({"body": ["must be a JSON object"]})
     loaded: dict[str, Any] = schema.load(data)
     return loaded
+
+
+def json_body() -> Any:
+    """The parsed JSON body (None when it is not JSON); 415 when it is not sent as JSON."""
+    if not request.is_json:
+        raise UnsupportedMediaType("send the request body as application/json")
+    try:
+        return request.get_json(silent=True)
+    except RecursionError:
+        raise ValidationError({"body": ["JSON nested too deeply"]}) from None
 
 
 def record_body(schema: Schema) -> dict[str, Any]:
@@ -44,8 +52,8 @@ def _query_options(text: str) -> dict[str, object]:
     value: object
     try:
         value = json.loads(text) if text.lstrip().startswith("{") else parse_rules_text(text)
-    except (ValueError, NotationError) as error:
-        raise ValidationError({"options": [str(error)]}) from None
+    except (ValueError, NotationError, RecursionError) as error:
+        raise ValidationError({"options": [f"not an options object: {error}"[:200]]}) from None
     if not isinstance(value, dict):
         raise ValidationError({"options": ["must be an object"]})
     return {str(key): item for key, item in value.items()}

@@ -8,11 +8,11 @@ from typing import Any
 
 from flask import Blueprint, Response, request, stream_with_context, url_for
 from marshmallow import ValidationError
-from werkzeug.exceptions import NotAcceptable, UnsupportedMediaType
+from werkzeug.exceptions import NotAcceptable
 
 from referee.adjudication import adjudicate
 from referee.api.auth import READ, WRITE, requires
-from referee.api.bodies import json_object, record_body
+from referee.api.bodies import json_body, json_object, record_body
 from referee.api.problems import problem_body
 from referee.api.schemas import (
     MatchDetailQuery,
@@ -97,9 +97,7 @@ def _import_items() -> list[tuple[str, dict[str, Any] | None]]:
             (upload.filename or f"file {index}", _upload_entry(upload.read()))
             for index, upload in enumerate(uploads)
         ]
-    if not request.is_json:
-        raise UnsupportedMediaType("send a JSON list of records or a multipart upload")
-    data = request.get_json(silent=True)
+    data = json_body()
     if not isinstance(data, list) or not data:
         raise ValidationError({"body": ["must be a non-empty JSON list of records"]})
     items: list[tuple[str, dict[str, Any] | None]] = []
