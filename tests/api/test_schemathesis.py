@@ -7,6 +7,7 @@ which schemathesis does not count as a rejection."""
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -23,7 +24,7 @@ SCHEMA = schemathesis.openapi.from_wsgi("/openapi.yaml", APP)
 
 @SCHEMA.parametrize()
 @settings(
-    max_examples=25,
+    max_examples=int(os.environ.get("SCHEMATHESIS_EXAMPLES", "25")),
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
