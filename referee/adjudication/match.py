@@ -26,6 +26,7 @@ from referee.errors import (
 )
 from referee.positions import read_position
 from referee.rules.board import Side, Step
+from referee.rules.cube import MESSAGES, starting_cube_problem
 from referee.rules.options import Options
 from referee.rules.position import Cube, Phase, Position
 from referee.rules.scoring import Termination
@@ -265,6 +266,11 @@ class _MatchChecker:
         start = self.start_position(game, before, crawford, post, issues)
         checker = GameChecker(game, start, before, setting, replay=self.replay)
         verdict = checker.run()
+        rule = starting_cube_problem(start.cube, self.length == 0, self.options)
+        if rule is not None:
+            verdict.errors.insert(
+                0, Issue("illegal_cube_action", MESSAGES[rule], rule=str(rule), line=game.line)
+            )
         verdict.warnings[:0] = issues
         verdict.warnings.extend(
             Issue(f.code, f.message, line=f.line, column=f.column) for f in game.findings

@@ -23,6 +23,7 @@ class CubeRule(StrEnum):
     NOT_DOUBLED_SIDE = "not_doubled_side"
     BEAVER_NOT_ALLOWED = "beaver_not_allowed"
     ANSWER_REQUIRED = "answer_required"
+    AUTO_DOUBLES = "auto_doubles"
 
 
 MESSAGES = {
@@ -36,6 +37,10 @@ MESSAGES = {
     CubeRule.NOT_DOUBLED_SIDE: "only the doubled player answers a double",
     CubeRule.BEAVER_NOT_ALLOWED: "beavers are allowed only in money play with beavers on (14.6)",
     CubeRule.ANSWER_REQUIRED: "a double must be taken or dropped before play goes on",
+    CubeRule.AUTO_DOUBLES: (
+        "a game starts with a centred cube above 1 only by automatic doubles, in money play"
+        " and at most auto_doubles times (RULES.md 14.7)"
+    ),
 }
 
 
@@ -73,4 +78,14 @@ def beaver_problem(context: CubeContext) -> CubeRule | None:
     """Why a beaver is not allowed (None if it is)."""
     if not (context.money and context.options.beavers):
         return CubeRule.BEAVER_NOT_ALLOWED
+    return None
+
+
+def starting_cube_problem(cube: Cube | None, money: bool, options: Options) -> CubeRule | None:
+    """Why a game may not start with ``cube`` (automatic doubles, RULES.md 14.7)."""
+    if cube is None or cube.value == 1:
+        return None
+    doubles = cube.value.bit_length() - 1
+    if cube.owner is not None or not money or doubles > options.auto_doubles:
+        return CubeRule.AUTO_DOUBLES
     return None

@@ -1,0 +1,33 @@
+"""The limits of NOTATION.md §4 admit real work: the 2,000 shared OpenSpiel games as one
+money session are checked and stored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.api import create_app
+from referee.archive import Archive
+from tests.corpus import openspiel_money_session, read_jsonl
+
+
+def test_the_2000_game_money_session_is_accepted(tmp_path: Path) -> None:
+    database = tmp_path / "archive.sqlite3"
+    client = create_app({"DATABASE": str(database)}).test_client()
+    _, token = Archive(database).create_token(("archive:write",))
+    games = list(read_jsonl("bg_games_seed1.jsonl.gz"))
+    session = openspiel_money_session(games)
+    response = client.post(
+        "/v1/matches",
+        data=session,
+        content_type="text/plain",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert response.status_code == 201, response.get_json()
+    verdict = response.get_json()["verdict"]
+    assert verdict["valid"] is True
+    assert len(verdict["games"]) == 2000
+    # The corpus gives each game's winner and points; the session's score lines carry them.
+    winners = ["w" if game["winner"] == "white" else "b" for game in games]
+    assert [game["winner"] for game in verdict["games"]] == winners
+    assert [game["points"] for game in verdict["games"]] == [game["points"] for game in games]
+    assert all(not game["warnings"] for game in verdict["games"])
