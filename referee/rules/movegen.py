@@ -222,18 +222,42 @@ class _Turn:
         die = dice[depth]
         below = steps[-1].from_point if depth and doubles and self.hitting else 24
         moved = False
-        for point in self.movable(die, head_used, below):
+        points = self.movable(die, head_used, below)
+        if depth == 1 and dice[0] < dice[1] and self.block is None:
+            points = self.not_found_yet(steps[0], die, points)
+        last = depth == total - 1 and not every_node
+        for point in points:
             target, hit = self.play(point, die)
             if not every_node and self.block is not None and self.blocks_illegally(target):
                 self.undo(point, target, hit)
                 continue
             moved = True
-            steps.append(Step(point, target, die, hit))
-            self.search(dice, depth + 1, steps, head_used + (point == HEAD))
-            steps.pop()
+            if last:  # a leaf: record it here rather than one more call deep
+                key = bytes(me) + bytes(self.opp)
+                if key not in self.found:
+                    self.found[key] = ((*steps, Step(point, target, die, hit)), total)
+            else:
+                steps.append(Step(point, target, die, hit))
+                self.search(dice, depth + 1, steps, head_used + (point == HEAD))
+                steps.pop()
             self.undo(point, target, hit)
         if not moved and not every_node:
             self._record(steps, depth)
+
+    def not_found_yet(self, first: Step, die: int, points: list[int]) -> list[int]:
+        """In the smaller-die-first order, the second steps whose play the larger-die-first
+        order has not already found.
+
+        After a first step that neither left the bar nor bore off, a second step by another
+        checker that does not bear off commutes with it: played larger die first, the same
+        two steps were legal (the bar was empty, no bear-off depends on the other step, a
+        hit on a shared landing point only changes which checker hits) and reached the same
+        board. Only continuing the first checker, or bearing off, can be new. Not used with
+        the block rule, whose per-move check depends on the order.
+        """
+        if first.from_point == BAR or first.to_point == OFF:
+            return points
+        return [point for point in points if point == first.to_point or point <= die]
 
     def _record(self, steps: list[Step], used: int) -> None:
         key = bytes(self.me) + bytes(self.opp)
