@@ -30,7 +30,3 @@ def _value(text: str) -> OptionValue:
         return False
     return int(text) if text.isdigit() and len(text) < 10 else text
 
-
-def format_rules_text(options: dict[str, OptionValue]) -> str:
-    """The inverse of ``parse_rules_text``, in the given order."""
-    return ", ".join(f"{key}={str(value).lower()}" for key, value in options.items())

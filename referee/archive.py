@@ -273,12 +273,6 @@ class Archive:
                 return
             page_query = replace(page_query, after_id=page[-1]["id"])
 
-    def count(self) -> int:
-        return int(self.db.execute("SELECT count(*) FROM matches").fetchone()[0])
-
-    def integrity(self) -> str:
-        return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
-
     # -- tokens ---------------------------------------------------------------------------
 
     def create_token(self, scopes: tuple[str, ...], name: str | None = None) -> tuple[Token, str]:

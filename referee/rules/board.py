@@ -89,7 +89,3 @@ class Play:
 
     steps: tuple[Step, ...]
     board: Board
-
-    @property
-    def dice_used(self) -> int:
-        return len(self.steps)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from referee.rules.board import BAR, OFF, Board, Play, Side, Step
 from referee.rules.movegen import Applied, Reason, StepFailure, apply_steps, legal_plays
-from referee.rules.options import Judge, Options
+from referee.rules.options import BlockRule, Judge, Options
 from referee.rules.variants import TurnRules, Variant
 
 MAX_ALTERNATIVES = 5
@@ -195,6 +195,8 @@ class PlayJudge:
             return self._finding(Reason.NOT_ENOUGH_DICE_USED, used=used, best=best)
         if best == 1 and self.dice[0] != self.dice[1]:
             return self._finding(Reason.LARGER_DIE_REQUIRED)
+        # Every die is used and each step is legal, yet the board is not a legal one: only
+        # the head exception's ``only_if_needed`` condition, judged over the turn, does that.
         return self._finding(Reason.HEAD_RULE, step=applied.steps[0])
 
     def _illegal(self, reason: Finding, alternatives: Sequence[Play] = ()) -> Judgement:
@@ -383,7 +385,10 @@ def _message(
             " turn (RULES.md 6.1-6.2)"
         ),
         Reason.BLOCK_RULE: (
-            f"{where}: makes a block of six points with no opponent checker ahead of it"
+            f"{where}: makes a block of six points before any opponent checker has entered"
+            " his home (RULES.md 7.3, block_rule=home)"
+            if judge.options.block_rule is BlockRule.HOME
+            else f"{where}: makes a block of six points with no opponent checker ahead of it"
             " (RULES.md 7.2)"
         ),
         Reason.NOT_ENOUGH_DICE_USED: (
