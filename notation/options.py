@@ -29,4 +29,3 @@ def _value(text: str) -> OptionValue:
     if lowered in ("false", "off", "no"):
         return False
     return int(text) if text.isdigit() and len(text) < 10 else text
-

@@ -99,8 +99,8 @@ def _count(text: str | None, column: int) -> int:
     if text is None:
         return 1
     count = int(text[:MAX_POINT_DIGITS])
-    if not 1 <= count <= 4:
-        raise NotationError("invalid_play", f"a repeat count ({count}) is 1 to 4", column)
+    if not 1 <= count <= 15:
+        raise NotationError("invalid_play", f"a repeat count ({count}) is 1 to 15", column)
     return count
 
 

@@ -24,8 +24,10 @@ VARIANT_NAMES: Final[dict[str, str]] = {
     "short-nardy": BACKGAMMON,
     LONG_NARDY: LONG_NARDY,
     "ln": LONG_NARDY,
+    "long": LONG_NARDY,
     KHACHAPURI: KHACHAPURI,
     "kh": KHACHAPURI,
+    "khachapuri-nardy": KHACHAPURI,
 }
 """Variant field spellings (NOTATION.md §1) to the canonical id."""
 

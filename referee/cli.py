@@ -1,4 +1,4 @@
-"""The ``nardy-referee`` command: list legal plays, judge a play, serve."""
+"""The ``nardy-referee`` command: legal plays, judging a play, checking records, tokens."""
 
 from __future__ import annotations
 

@@ -95,6 +95,10 @@ def submit(
             canonical=canonical,
         )
     )
+    if stored.duplicate:  # the answer is what is stored, whatever options came this time
+        existing = archive.get(stored.id)
+        assert existing is not None
+        verdict_json = existing["verdict"]
     return Submission(stored, sha256, verdict_json)
 
 

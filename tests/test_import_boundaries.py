@@ -51,3 +51,13 @@ def test_the_checker_itself_catches_a_forbidden_import(tmp_path: Path, forbidden
     package.mkdir()
     (package / "bad.py").write_text(f"import {forbidden}\n")
     assert offending(package, ("referee.rules",), WEB_AND_SQL) != []
+
+
+def test_variant_names_agree_between_notation_and_rules() -> None:
+    """The position string's variant field and the API's variant names are the same set."""
+    from notation.positions import VARIANT_NAMES
+    from referee.rules.variants import VARIANTS
+
+    for variant in VARIANTS:
+        spelled = {name for name, target in VARIANT_NAMES.items() if target == variant.id}
+        assert spelled == {variant.id, *variant.aliases}

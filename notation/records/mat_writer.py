@@ -37,21 +37,28 @@ def _game_lines(game: GameText) -> list[str]:
     left, right = game.players
     score = game.score or (0, 0)
     lines.append(f" {f'{left} : {score[0]}':<31}{right} : {score[1]}")
-    rows: list[list[ActionText | None]] = []
+    rows: list[list[ActionText | None] | str] = []
+    """Rows of [left, right] cells, and comment lines (XG ``Set Pos=`` edits) between them."""
     results: list[ActionText] = []
     for action in game.actions:
         if action.kind is ActionKind.WIN:
             results.append(action)
+        elif action.kind is ActionKind.EDIT and not action.side:
+            rows.append(f"; {action.text}")
+        elif action.kind is not ActionKind.LOSS:
+            column = 0 if action.side == "w" else 1
+            row = rows[-1] if rows else None
+            if not isinstance(row, list) or row[column] is not None or (column == 0 and row[1]):
+                row = [None, None]
+                rows.append(row)
+            row[column] = action
+    number = 0
+    for row in rows:
+        if isinstance(row, str):
+            lines.append(row)
             continue
-        if action.kind is ActionKind.LOSS:
-            continue
-        column = 0 if action.side == "w" else 1
-        if not rows or rows[-1][column] is not None or (column == 0 and rows[-1][1] is not None):
-            rows.append([None, None])
-        rows[-1][column] = action
-    for number, (first, second) in enumerate(rows, start=1):
-        left_cell = _cell(first) if first is not None else ""
-        right_cell = _cell(second) if second is not None else ""
+        number += 1
+        left_cell, right_cell = (_cell(cell) if cell is not None else "" for cell in row)
         lines.append(f"{number:3d}) {left_cell:<{LEFT_WIDTH}} {right_cell}")
     for result in results:
         points = result.value or 0

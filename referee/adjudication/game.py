@@ -394,8 +394,10 @@ class GameChecker:
     def beaver(self, index: int, action: ActionText) -> None:
         if self.after_end(action):
             return
-        rule = self.answer_problem(action) or beaver_problem(self.cube_context())
+        rule = self.answer_problem(action) or beaver_problem(self.cube_context(), self.offered)
         if rule is not None and self.cube_error(action, rule):
+            return
+        if self.position.phase is not Phase.DOUBLED:  # condoned, but there is nothing to beaver
             return
         side = Side(action.side)
         answering = self.doubler or side.other
@@ -413,7 +415,7 @@ class GameChecker:
         self.verdict.recorded_points = value
         self.verdict.recorded_line = action.line
         if self.result is None and (not self.stopped or self.unchecked):
-            self.result = score_resignation(self.variant, side, value, self.stake)
+            self.result = score_resignation(self.variant, side, value, self.stake, self.options)
             self.end()
 
     def loss(self, index: int, action: ActionText) -> None:

@@ -22,15 +22,14 @@ from referee.errors import (
     InvalidNotationError,
     RefereeError,
     TooManyGamesError,
-    UnknownVariantError,
 )
 from referee.positions import read_position
 from referee.rules.board import Side, Step
 from referee.rules.cube import MESSAGES, starting_cube_problem
 from referee.rules.options import Options
 from referee.rules.position import Cube, Phase, Position
-from referee.rules.scoring import Termination
-from referee.rules.variants import Backgammon, Variant, find_variant
+from referee.rules.scoring import Stake, Termination, unfinished
+from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant
 
 VARIATIONS = {
     "backgammon": "backgammon",
@@ -74,19 +73,16 @@ def read_record(text: str) -> MatchText:
         raise InvalidNotationError(error.message) from None
 
 
-def record_variant(record: MatchText, requested: str | None) -> type[Variant]:
-    """The request's variant, else the ``[Variation]`` tag, else backgammon."""
+def record_variant(record: MatchText, requested: str | None) -> type[Variant] | None:
+    """The request's variant, else the ``[Variation]`` tag, else backgammon; None for a
+    variation this referee cannot check (NackGammon, HyperGammon...)."""
     if requested:
         return find_variant(requested)
     tag = record.tags.get("Variation")
     if tag is None:
         return Backgammon
     name = VARIATIONS.get(tag.strip().lower())
-    if name is None:
-        raise UnknownVariantError(
-            f'[Variation "{tag}"] is not a variant this referee checks', variant=tag
-        )
-    return find_variant(name)
+    return None if name is None else find_variant(name)
 
 
 def header_options(
@@ -151,6 +147,8 @@ def adjudicate_record(
         Issue(finding.code, finding.message, line=finding.line, column=finding.column)
         for finding in record.findings
     ]
+    if variant is None:
+        return _unchecked(record, Mode(mode), warnings)
     effective = Options().updated(variant.id, header_options(record, variant, warnings))
     effective = effective.updated(variant.id, options or {})
     checker = _MatchChecker(record, variant, effective, Mode(mode), replay)
@@ -164,6 +162,30 @@ def adjudicate_record(
         warnings=tuple(warnings),
     )
     return Adjudication(verdict, record, tuple(checker.played), tuple(checker.replays))
+
+
+def _unchecked(record: MatchText, mode: Mode, warnings: list[Issue]) -> Adjudication:
+    """The verdict on a record of a variation the referee cannot check: every game carries
+    an ``unsupported_variant`` error (a verdict, not a 422: the record was read)."""
+    tag = record.tags.get("Variation", "")
+    message = f'[Variation "{tag}"] cannot be checked: this referee knows ' + ", ".join(
+        variant.id for variant in VARIANTS
+    )
+    games = tuple(
+        GameVerdict(
+            index=game.index,
+            number=game.number,
+            score_before=game.score or (0, 0),
+            result=unfinished(Stake()),
+            errors=[Issue("unsupported_variant", message, line=game.line)],
+        )
+        for game in record.games
+    )
+    first = record.games[0].players if record.games else ("", "")
+    summary = MatchSummary(record.match_length or 0, first, (), None, None, False)
+    verdict = Verdict(tag.strip().lower(), str(mode), {}, summary, games, tuple(warnings))
+    played = tuple(tuple((action, None) for action in game.actions) for game in record.games)
+    return Adjudication(verdict, record, played)
 
 
 class _MatchChecker:
@@ -327,8 +349,8 @@ class _MatchChecker:
         if given.variant is not self.variant:
             issues.append(Issue("invalid_start_position", "wrong variant", line=game.line))
             return position
-        phase = given.phase if given.phase is Phase.ROLL else Phase.ROLL
-        return replace(position, board=given.board, turn=given.turn, phase=phase, cube=given.cube)
+        # The game's first roll brings its own dice: the start is always "to roll".
+        return replace(position, board=given.board, turn=given.turn, cube=given.cube)
 
     def mismatch(self, verdict: GameVerdict, before: tuple[int, int]) -> str | None:
         """Why the record's result differs from the rules' (None when they agree)."""

@@ -22,7 +22,8 @@ def play_physically(
     """
     mine = list(board.layout(side))
     theirs = list(board.layout(side.other))
-    for move in sorted(moves, key=lambda move: move.from_point != BAR):
+    # Bar first, then from the highest point: checkers come home before others bear off.
+    for move in sorted(moves, key=lambda move: move.from_point, reverse=True):
         origin, target = move.from_point, move.to_point
         if not (0 < origin <= BAR and 0 <= target < origin):
             return f"{origin}/{target} does not move a checker forward on the board"

@@ -74,10 +74,12 @@ def double_problem(
     return None
 
 
-def beaver_problem(context: CubeContext) -> CubeRule | None:
-    """Why a beaver is not allowed (None if it is)."""
+def beaver_problem(context: CubeContext, offered: int) -> CubeRule | None:
+    """Why the doubled player may not beaver the ``offered`` cube (None if he may)."""
     if not (context.money and context.options.beavers):
         return CubeRule.BEAVER_NOT_ALLOWED
+    if 2 * offered > context.options.cube_limit:
+        return CubeRule.CUBE_LIMIT
     return None
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from referee.rules.board import BAR, OFF, Board, Play, Side, Step
 from referee.rules.movegen import Applied, Reason, StepFailure, apply_steps, legal_plays
 from referee.rules.options import BlockRule, Judge, Options
-from referee.rules.variants import TurnRules, Variant
+from referee.rules.variants import HEAD, TurnRules, Variant
 
 MAX_ALTERNATIVES = 5
 
@@ -64,6 +64,12 @@ class _Match:
     literal: bool
     """Its single moves are legal in the written order."""
 
+    @property
+    def as_written(self) -> bool:
+        """The written single moves are a legal play's own: legal in order, one per die
+        the play uses (``5/off`` for a play that is ``5/2 2/off`` is not)."""
+        return self.literal and len(self.played) == len(self.play.steps)
+
 
 Candidate = tuple[tuple[tuple[int, int], ...], tuple[int, ...]]
 """Steps as ``(from_point, die)`` plus, per step, the index of the written move it belongs to."""
@@ -94,6 +100,20 @@ class PlayJudge:
         if self._legal is None:
             self._legal = legal_plays(self.rules, self.board, self.side, self.dice)
         return self._legal
+
+    @property
+    def head_limit_in_force(self) -> int | None:
+        """The head limit the legal plays were built with: ``only_if_needed`` raises it to
+        two when one head checker cannot play the whole roll."""
+        if self.rules.head_limit_if_needed is None:
+            return self.rules.head_limit
+        start = self.board.layout(self.side)[HEAD]
+        taken = [start - play.board.layout(self.side)[HEAD] for play in self.legal]
+        return max([self.rules.head_limit or 0, *taken])
+
+    def literally(self, steps: Sequence[tuple[int, int]]) -> Applied | StepFailure:
+        """The steps played in the written order under the head limit in force."""
+        return apply_steps(self.rules, self.board, self.side, steps, self.head_limit_in_force)
 
     @property
     def full(self) -> int:
@@ -136,7 +156,7 @@ class PlayJudge:
         by_board = {play.board: play for play in self.legal}
         matches: list[_Match] = []
         for steps, owners in candidates:
-            literal = apply_steps(self.rules, self.board, self.side, steps)
+            literal = self.literally(steps)
             literal_ok = isinstance(literal, Applied)
             if self.options.judge is Judge.SEQUENCE and not literal_ok:
                 continue
@@ -150,15 +170,15 @@ class PlayJudge:
                 matches.append(_Match(play, played, owners, hidden_hit, literal_ok))
         preferred = [match for match in matches if not match.hidden_hit] or matches
         distinct: dict[Board, _Match] = {}
-        for match in sorted(preferred, key=lambda match: not match.literal):
-            distinct.setdefault(match.play.board, match)  # literal first, then larger die
+        for match in sorted(preferred, key=lambda match: not match.as_written):
+            distinct.setdefault(match.play.board, match)  # as written first, then larger die
         if len(distinct) > 1:
             plays = tuple(match.play for match in distinct.values())
             return self._illegal(self._finding(Reason.AMBIGUOUS_PLAY, moves=moves), plays)
         if distinct:
             match = next(iter(distinct.values()))
             warnings = _mark_warnings(moves, match.played, match.owners)
-            chosen = match.played if match.literal else match.play.steps
+            chosen = match.played if match.as_written else match.play.steps
             return Judgement(True, match.play.board, match.play, None, warnings, (), chosen)
         return self._illegal(self._diagnose(candidates[0], moves))
 
@@ -186,7 +206,7 @@ class PlayJudge:
 
     def _diagnose(self, candidate: Candidate, moves: Sequence[WrittenMove]) -> Finding:
         steps, _ = candidate
-        applied = apply_steps(self.rules, self.board, self.side, steps)
+        applied = self.literally(steps)
         if isinstance(applied, StepFailure):
             return self._finding(applied.reason, step=applied.step)
         best = len(self.legal[0].steps)
@@ -195,9 +215,9 @@ class PlayJudge:
             return self._finding(Reason.NOT_ENOUGH_DICE_USED, used=used, best=best)
         if best == 1 and self.dice[0] != self.dice[1]:
             return self._finding(Reason.LARGER_DIE_REQUIRED)
-        # Every die is used and each step is legal, yet the board is not a legal one: only
-        # the head exception's ``only_if_needed`` condition, judged over the turn, does that.
-        return self._finding(Reason.HEAD_RULE, step=applied.steps[0])
+        # Each step is legal and as many dice are used as anywhere, yet the board is not
+        # a legal play's: no rule known to the search allows that; name it plainly.
+        return self._finding(Reason.ILLEGAL_RESULT)
 
     def _illegal(self, reason: Finding, alternatives: Sequence[Play] = ()) -> Judgement:
         shown = tuple(alternatives) or tuple(self.legal[:MAX_ALTERNATIVES])
@@ -329,6 +349,13 @@ def _mark_warnings(
             warnings.append(Finding("hit_not_marked", f"{text} hits but is not marked *"))
         else:
             warnings.append(Finding("hit_mark_wrong", f"{text}* is marked but hits nothing"))
+    for index, step in enumerate(played[:-1]):
+        if step.hit and owners[index] == owners[index + 1]:
+            move = moves[owners[index]]
+            text = f"{_point(move.from_point)}/{_point(move.to_point)}"
+            shown = f"{_point(move.from_point)}/{step.to_point}*/{_point(move.to_point)}"
+            message = f"{text} hits on {step.to_point} on the way: write {shown}"
+            warnings.append(Finding("hit_not_marked", message))
     return tuple(warnings)
 
 
@@ -398,5 +425,6 @@ def _message(
             f"only one die can be played, so the larger ({max(judge.dice)}) must be (RULES.md 5.2)"
         ),
         Reason.AMBIGUOUS_PLAY: f"{written} can mean several plays with different results",
+        Reason.ILLEGAL_RESULT: f"{written} reaches a position no legal play reaches",
     }
     return messages.get(reason, str(reason))

@@ -35,6 +35,7 @@ class Reason(StrEnum):
     NOT_ENOUGH_DICE_USED = "not_enough_dice_used"
     LARGER_DIE_REQUIRED = "larger_die_required"
     AMBIGUOUS_PLAY = "ambiguous_play"
+    ILLEGAL_RESULT = "illegal_result"
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +235,8 @@ class _Turn:
             moved = True
             if last:  # a leaf: record it here rather than one more call deep
                 key = bytes(me) + bytes(self.opp)
-                if key not in self.found:
+                known = self.found.get(key)
+                if known is None or known[1] < total:
                     self.found[key] = ((*steps, Step(point, target, die, hit)), total)
             else:
                 steps.append(Step(point, target, die, hit))
@@ -260,8 +262,11 @@ class _Turn:
         return [point for point in points if point == first.to_point or point <= die]
 
     def _record(self, steps: list[Step], used: int) -> None:
+        """Remember the board reached; a board reached again keeps its first sequence
+        unless the new one uses more dice (``5/off`` and ``5/2 2/off`` reach one board)."""
         key = bytes(self.me) + bytes(self.opp)
-        if key not in self.found:
+        known = self.found.get(key)
+        if known is None or known[1] < used:
             self.found[key] = (tuple(steps), used)
 
 
@@ -290,6 +295,8 @@ def legal_plays(rules: TurnRules, board: Board, side: Side, dice: tuple[int, int
     full = 4 if dice[0] == dice[1] else 2
     if rules.head_limit_if_needed is not None and _best(found) < full:
         found = _search(rules, board, side, dice, rules.head_limit_if_needed)
+    if not found:  # only under end_of_turn, when even standing still keeps a forbidden block
+        return [Play((), board)]
     best = _best(found)
     kept = [(key, steps) for key, (steps, used) in found.items() if used == best]
     if best == 1 and dice[0] != dice[1]:
@@ -336,10 +343,16 @@ def display_order(steps: Sequence[Step]) -> tuple[Step, ...]:
 
 
 def apply_steps(
-    rules: TurnRules, board: Board, side: Side, steps: Sequence[tuple[int, int]]
+    rules: TurnRules,
+    board: Board,
+    side: Side,
+    steps: Sequence[tuple[int, int]],
+    head_limit: int | None = None,
 ) -> Applied | StepFailure:
-    """Play ``(from_point, die)`` steps literally, in order, checking every rule per step."""
-    turn = _Turn(rules, board.layout(side), board.layout(side.other), rules.head_limit)
+    """Play ``(from_point, die)`` steps literally, in order, checking every rule per step;
+    ``head_limit`` overrides the rules' own (the head exception judged over the turn)."""
+    limit = rules.head_limit if head_limit is None else head_limit
+    turn = _Turn(rules, board.layout(side), board.layout(side.other), limit)
     played: list[Step] = []
     head_used = 0
     for index, (point, die) in enumerate(steps):

@@ -67,17 +67,19 @@ def score_drop(doubler: Side, stake: Stake) -> GameResult:
     )
 
 
-def score_resignation(variant: type[Variant], winner: Side, value: int, stake: Stake) -> GameResult:
+def score_resignation(
+    variant: type[Variant], winner: Side, value: int, stake: Stake, options: Options
+) -> GameResult:
     """A resignation valued from the record's ``Wins N`` as gnubg does (FORMATS.md part 1 §5):
-    N up to the cube is single, up to twice the cube mars, more is koks. In khachapuri a
-    resignation is worth what it says, at most 30."""
+    N up to the cube is single, up to twice the cube mars, more is koks where koks exists
+    (mars otherwise). In khachapuri a resignation is worth what it says, at most 30."""
     if variant is Khachapuri:
         points = max(1, min(value, 30))
         kind = WinKind.MARS if points == 30 else WinKind.SINGLE
         return GameResult(winner, Termination.RESIGN, kind, 1, None, False, points)
     if value <= stake.cube:
         kind = WinKind.SINGLE
-    elif value <= 2 * stake.cube:
+    elif value <= 2 * stake.cube or not variant.has_koks(options):
         kind = WinKind.MARS
     else:
         kind = WinKind.KOKS

@@ -119,6 +119,11 @@ class Variant:
         raise NotImplementedError
 
     @classmethod
+    def has_koks(cls, options: Options) -> bool:
+        """Whether a game can be won koks (3 points) under ``options``."""
+        return True
+
+    @classmethod
     def has_checker_in_home_of(cls, board: Board, loser: Side) -> bool:
         """Whether ``loser`` has a checker on the bar or in the winner's home (own 1..6)."""
         mine = board.layout(loser)
@@ -171,7 +176,7 @@ class LongNardy(NardyVariant):
 
     id = LONG_NARDY
     title = "Long nardy"
-    aliases = ("ln", "long", "longnardy", "long-nardi", "long nardy")
+    aliases = ("ln", "long")
     start = ((HEAD, CHECKERS),)
 
     @classmethod
@@ -209,11 +214,15 @@ class LongNardy(NardyVariant):
         return False
 
     @classmethod
+    def has_koks(cls, options: Options) -> bool:
+        return options.koks
+
+    @classmethod
     def classify_win(cls, board: Board, winner: Side, options: Options) -> Win:
         loser = winner.other
         if board.borne_off(loser):
             return Win(WinKind.SINGLE, 1)
-        if options.koks and cls.has_checker_in_home_of(board, loser):
+        if cls.has_koks(options) and cls.has_checker_in_home_of(board, loser):
             return Win(WinKind.KOKS, 3)
         return Win(WinKind.MARS, 2)
 
@@ -223,8 +232,12 @@ class Khachapuri(NardyVariant):
 
     id = KHACHAPURI
     title = "Khachapuri"
-    aliases = ("kh", "khachapuri-nardy", "hachapuri")
+    aliases = ("kh", "khachapuri-nardy")
     start = ((HEAD, 4), (HOME_TOP, 11))
+
+    @classmethod
+    def has_koks(cls, options: Options) -> bool:
+        return False
 
     @classmethod
     def classify_win(cls, board: Board, winner: Side, options: Options) -> Win:

@@ -66,7 +66,7 @@ def test_unknown_plays_are_flagged(text: str) -> None:
     assert parse_play(text).unknown
 
 
-@pytest.mark.parametrize("text", ["13/", "x/3", "13/8 hello", "13/8(9)", "/8"])
+@pytest.mark.parametrize("text", ["13/", "x/3", "13/8 hello", "13/8(16)", "13/8(0)", "/8"])
 def test_unreadable_text_is_a_notation_error_with_a_column(text: str) -> None:
     with pytest.raises(NotationError) as raised:
         parse_play(text)
