@@ -371,25 +371,24 @@ class GameChecker:
         )
         self.beavered = False
 
-    def take(self, index: int, action: ActionText) -> None:
+    def answerable(self, action: ActionText) -> bool:
+        """Whether ``action`` may answer a pending offer (reporting why not)."""
         if self.after_end(action):
-            return
+            return False
         rule = self.answer_problem(action)
         if rule is not None:
             self.cube_error(action, rule)
-            return
-        self.accept_double(Side(action.side))
+        return rule is None
+
+    def take(self, index: int, action: ActionText) -> None:
+        if self.answerable(action):
+            self.accept_double(Side(action.side))
 
     def drop(self, index: int, action: ActionText) -> None:
-        if self.after_end(action):
-            return
-        rule = self.answer_problem(action)
-        if rule is not None:
-            self.cube_error(action, rule)
-            return
-        assert self.doubler is not None
-        self.result = score_drop(self.doubler, self.stake)
-        self.end()
+        if self.answerable(action):
+            assert self.doubler is not None
+            self.result = score_drop(self.doubler, self.stake)
+            self.end()
 
     def beaver(self, index: int, action: ActionText) -> None:
         if self.after_end(action):
