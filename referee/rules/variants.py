@@ -100,7 +100,7 @@ class Variant:
         if_needed = None
         if head_limit == 2 and options.head_exception is HeadException.ONLY_IF_NEEDED:
             head_limit, if_needed = 1, 2
-        return _turn_rules(cls.id, head_limit, if_needed, options)
+        return _turn_rules(cls.id, head_limit, if_needed, cls.block_check(options))
 
     @classmethod
     def head_limit(
@@ -249,16 +249,17 @@ class Khachapuri(NardyVariant):
 
 @functools.lru_cache(maxsize=256)
 def _turn_rules(
-    variant_id: str, head_limit: int | None, if_needed: int | None, options: Options
+    variant_id: str, head_limit: int | None, if_needed: int | None, block: BlockCheck | None
 ) -> TurnRules:
-    """One shared TurnRules per distinct set of facts (records ask for one every turn)."""
+    """One shared TurnRules per distinct set of facts (records ask for one every turn;
+    keyed by these few values, not by the whole Options, which is slower to hash)."""
     variant = find_variant(variant_id)
     return TurnRules(
         hitting=variant.hitting,
         opposite=variant.opposite_table(),
         head_limit=head_limit,
         head_limit_if_needed=if_needed,
-        block=variant.block_check(options),
+        block=block,
     )
 
 
