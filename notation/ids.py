@@ -134,7 +134,7 @@ def encode_match_id(data: PositionData, jacoby: bool = False) -> str:
     cube = data.cube or CubeField(1, CubeOwner.CENTRE)
     dice = data.dice or (0, 0)
     values = (
-        _cube_log(cube),
+        _cube_log(cube, data.phase),
         _OWNER_CODES[cube.owner],
         _on_roll(data),
         "c" in data.flags,
@@ -221,7 +221,9 @@ def from_gnubg_id(text: str) -> PositionData:
         phase=phase,
         dice=dice,
         resign=fields.resign if phase is Phase.RESIGN else 0,
-        cube=CubeField(fields.cube_value, _CODE_OWNERS[fields.cube_owner]),
+        cube=_cube_read(
+            fields.cube_value.bit_length() - 1, _CODE_OWNERS[fields.cube_owner], phase
+        ),
         match_length=fields.match_length,
         score=fields.score,
         flags="c" if fields.crawford else "",
@@ -247,7 +249,7 @@ def to_xgid(data: PositionData, *, jacoby: bool = False, beavers: bool = False) 
     rules = int("c" in data.flags) if data.match_length else int(jacoby) + 2 * int(beavers)
     fields = (
         _xg_letter(data.bar[0], "a") + cells + _xg_letter(data.bar[1], "A"),
-        0 if cube is None else _cube_log(cube),
+        0 if cube is None else _cube_log(cube, data.phase),
         0 if cube is None else _XG_OWNERS[cube.owner],
         1 if mover == "b" else -1,
         dice,
@@ -297,7 +299,7 @@ def from_xgid(text: str) -> PositionData:
         turn=_other(turn) if phase is Phase.DOUBLED else turn,
         phase=phase,
         dice=(int(max(dice_text)), int(min(dice_text))) if phase is Phase.MOVE else None,
-        cube=None if max_cube == 0 else CubeField(1 << cube, _XG_OWNER_OF[owner]),
+        cube=None if max_cube == 0 else _cube_read(cube, _XG_OWNER_OF[owner], phase),
         match_length=length,
         score=(top, bottom),
         flags="c" if length and rules == 1 else "",
@@ -375,12 +377,19 @@ def _unbase64(text: str, length: int, what: str, code: str) -> bytes:
     return raw
 
 
-def _cube_log(cube: CubeField) -> int:
-    """log2 of the cube value; both formats store the exponent (1 to 2^15)."""
-    log = cube.value.bit_length() - 1
-    if cube.value != 1 << max(log, 0) or log > 15:
-        raise NotationError("invalid_position", f"cube value {cube.value} is not 1, 2, ... 2^15")
+def _cube_log(cube: CubeField, phase: Phase) -> int:
+    """log2 of the cube as both formats store it (1 to 2^15): the value before a pending
+    double, where the position string holds the value offered (NOTATION.md §1)."""
+    value = cube.value // 2 if phase is Phase.DOUBLED else cube.value
+    log = value.bit_length() - 1
+    if value != 1 << max(log, 0) or log > 15 or value < 1:
+        raise NotationError("invalid_position", f"cube value {cube.value} does not fit the id")
     return log
+
+
+def _cube_read(log: int, owner: CubeOwner, phase: Phase) -> CubeField:
+    """The cube field for a stored exponent: the value offered while a double is pending."""
+    return CubeField((1 << log) * (2 if phase is Phase.DOUBLED else 1), owner)
 
 
 def _xg_int(text: str, name: str, allowed: range | tuple[int, ...]) -> int:

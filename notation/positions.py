@@ -276,6 +276,8 @@ def validate_position(position: PositionData) -> list[PositionProblem]:
         problem("cube_in_nardy", f"{position.variant} has no cube: the cube field must be -")
     if position.phase is Phase.DOUBLED and position.cube is None:
         problem("double_without_cube", "state d (a double offered) needs a cube")
+    if position.phase is Phase.DOUBLED and position.cube is not None and position.cube.value < 2:
+        problem("cube_value", "with state d the cube field holds the value offered, at least 2")
     if position.cube is not None and position.cube.value & (position.cube.value - 1):
         problem("cube_value", f"cube value {position.cube.value} is not a power of two")
     if position.cube is not None and position.cube.value == 0:

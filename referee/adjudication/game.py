@@ -83,6 +83,8 @@ class GameChecker:
         """Who made the pending offer (a double, beaver or raccoon)."""
         self.roller: Side | None = None
         """Who doubled before rolling: he rolls once the cube is settled."""
+        self.before_offer: Cube | None = start.cube
+        """The cube as it stands until the pending offer is taken."""
         self.offered = 0
         self.beavered = False
         self.double_offered = False
@@ -111,7 +113,8 @@ class GameChecker:
 
     @property
     def stake(self) -> Stake:
-        cube = self.position.cube
+        """What the game is worth now: while an offer is pending, the cube before it."""
+        cube = self.before_offer if self.position.phase is Phase.DOUBLED else self.position.cube
         if cube is None:
             return Stake()
         jacoby = self.setting.match_length == 0 and self.options.jacoby and not self.double_offered
@@ -353,8 +356,8 @@ class GameChecker:
         assert cube is not None
         self.doubler = self.roller = side
         self.offered = action.value or 2 * cube.value
+        self.offer(cube, side.other)
         self.double_offered = True
-        self.position = replace(self.position, turn=side.other, phase=Phase.DOUBLED)
 
     def answer_problem(self, action: ActionText) -> CubeRule | None:
         if self.position.phase is not Phase.DOUBLED:
@@ -400,10 +403,18 @@ class GameChecker:
             return
         side = Side(action.side)
         answering = self.doubler or side.other
-        self.position = replace(self.position, cube=Cube(self.offered, side), turn=answering)
+        accepted = Cube(self.offered, side)
         self.doubler = side
         self.offered = action.value or 2 * self.offered
+        self.offer(accepted, answering)
         self.beavered = True
+
+    def offer(self, cube: Cube, answering: Side) -> None:
+        """Put ``self.offered`` to ``answering``: the position shows the value offered
+        (NOTATION.md §1, state d); ``cube`` is what stands if the offer is dropped."""
+        self.before_offer = cube
+        offered = Cube(self.offered, cube.owner)
+        self.position = replace(self.position, cube=offered, turn=answering, phase=Phase.DOUBLED)
 
     # -- results --------------------------------------------------------------------------
 

@@ -172,7 +172,9 @@ def test_xgid_double_offered() -> None:
     xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:D:0:0:0:0:10"
     position = from_xgid(xgid)
     assert position.phase is Phase.DOUBLED and position.turn == "w" and position.dice is None
-    assert position.cube == CubeField(2, CubeOwner.BLACK)
+    # XG stores the cube before the double (2, Black's); the position string holds the value
+    # offered while a double is pending (NOTATION.md §1): Black redoubles to 4.
+    assert position.cube == CubeField(4, CubeOwner.BLACK)
     assert to_xgid(position) == xgid
     # gnubg refuses this one; our Match ID says Black (on roll) doubled and White answers.
     fields = decode_match_id(to_gnubg_id(position).split(":")[1])
@@ -189,7 +191,7 @@ BOTH = [
     f"backgammon {START_CELLS} w0b0 w0b0 w 31 1c 0:0-0 -",
     f"backgammon {START_CELLS} w0b0 w0b0 b - 1c 0:0-0 -",
     f"backgammon {START_CELLS} w0b0 w0b0 b 52 2w 9:2-4 -",
-    f"backgammon {START_CELLS} w0b0 w0b0 b d 2w 9:2-4 -",
+    f"backgammon {START_CELLS} w0b0 w0b0 b d 4w 9:2-4 -",
     f"backgammon {START_CELLS} w0b0 w0b0 w 64 1c 7:6-2 c",
     f"backgammon {START_CELLS} w0b0 w0b0 b - 2b 7:6-3 p",
     f"backgammon {START_CELLS} w0b0 w0b0 w 66 1c 1:0-0 -",
@@ -214,6 +216,8 @@ def test_position_strings_round_trip_through_xgids(text: str) -> None:
 
 
 def test_doubled_and_resigned_positions_put_the_offering_side_on_roll() -> None:
+    # White, owning a 2-cube, offers 4 (the position string's value while a double is
+    # pending); the Match ID keeps the cube as it is until the answer: 2.
     fields = decode_match_id(encode_match_id(parse_position(BOTH[3])))
     assert (fields.dice_owner, fields.turn, fields.doubled, fields.cube_value) == (0, 1, True, 2)
     fields = decode_match_id(encode_match_id(parse_position(GNUBG_ONLY[1])))

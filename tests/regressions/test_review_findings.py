@@ -140,3 +140,17 @@ def test_a_duplicate_answers_with_the_stored_verdict(tmp_path: Path) -> None:
     )
     assert (first.status_code, again.status_code) == (201, 200)
     assert again.get_json()["verdict"] == first.get_json()["verdict"]
+
+
+def test_a_pending_double_shows_the_value_offered() -> None:
+    # NOTATION.md §1: "With state d the value is the one offered". Bob doubles the centred
+    # cube: Alice must answer a 2 (still centred); after her take she owns the 2.
+    text = (
+        " 3 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
+        "  1) 31: 8/5 6/5                  Doubles => 2\n"
+        "  2)  Takes                      42: 8/4 6/4\n"
+    )
+    steps = adjudicate(text, replay=True).replays[0]
+    double, take = steps[1], steps[2]
+    assert double.position_after.split()[4:7] == ["w", "d", "2c"]
+    assert take.position_after.split()[4:7] == ["b", "-", "2w"]
