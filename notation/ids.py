@@ -221,9 +221,7 @@ def from_gnubg_id(text: str) -> PositionData:
         phase=phase,
         dice=dice,
         resign=fields.resign if phase is Phase.RESIGN else 0,
-        cube=_cube_read(
-            fields.cube_value.bit_length() - 1, _CODE_OWNERS[fields.cube_owner], phase
-        ),
+        cube=_cube_read(fields.cube_value.bit_length() - 1, _CODE_OWNERS[fields.cube_owner], phase),
         match_length=fields.match_length,
         score=fields.score,
         flags="c" if fields.crawford else "",
