@@ -16,7 +16,7 @@ from referee.positions import read_position, write_position
 from referee.rules.board import Play, Step
 from referee.rules.judge import Finding, PlayJudge, WrittenMove
 from referee.rules.movegen import Reason, display_order
-from referee.rules.options import Options
+from referee.rules.options import Judge, Options
 from referee.rules.position import Phase, Position
 
 
@@ -57,14 +57,16 @@ def _finding_json(finding: Finding | None) -> dict[str, str] | None:
     return None if finding is None else {"code": finding.code, "message": finding.message}
 
 
-def play_moves(steps: Sequence[Step]) -> tuple[MoveText, ...]:
-    """A play's steps as written moves, in canonical order."""
-    return tuple(MoveText(s.from_point, s.to_point, s.hit) for s in display_order(steps))
+def play_moves(steps: Sequence[Step], literal: bool = False) -> tuple[MoveText, ...]:
+    """A play's steps as written moves: in canonical order, or, with ``literal`` (plays
+    judged by sequence), in the order they were played, which is a legal order."""
+    ordered = steps if literal else display_order(steps)
+    return tuple(MoveText(s.from_point, s.to_point, s.hit) for s in ordered)
 
 
-def play_text(steps: Sequence[Step]) -> str:
+def play_text(steps: Sequence[Step], literal: bool = False) -> str:
     """The canonical text of a play's steps (no dice prefix)."""
-    return format_play(play_moves(steps))
+    return format_play(play_moves(steps, literal))
 
 
 class PlaysService:
@@ -73,6 +75,7 @@ class PlaysService:
     def __init__(self, position_text: str, options: Mapping[str, object] | None = None) -> None:
         self.position = read_position(position_text)
         self.options = Options().updated(self.position.variant.id, options or {})
+        self.literal = self.options.judge is Judge.SEQUENCE
         _require_playable(self.position, self.options)
         assert self.position.turn is not None and self.position.dice is not None
         self.judge = PlayJudge(
@@ -85,7 +88,7 @@ class PlaysService:
 
     def answer(self, play: Play) -> PlayAnswer:
         after = self.position.after_play(play.board, self.options.draw_rule)
-        return PlayAnswer(play_text(play.steps), write_position(after))
+        return PlayAnswer(play_text(play.steps, self.literal), write_position(after))
 
     def legal(self) -> list[PlayAnswer]:
         return [self.answer(play) for play in self.judge.legal]
@@ -108,13 +111,15 @@ class PlaysService:
         moves = [WrittenMove(m.from_point, m.to_point, m.hit) for m in written.moves]
         judgement = self.judge.judge(moves, canonical=True)
         if not judgement.legal or judgement.play is None:
-            alternatives = tuple(play_text(play.steps) for play in judgement.alternatives)
+            alternatives = tuple(
+                play_text(play.steps, self.literal) for play in judgement.alternatives
+            )
             return CheckAnswer(False, None, None, judgement.reason, alternatives, ())
         answer = self.answer(judgement.play)
         return CheckAnswer(True, answer.play, answer.position, None, (), judgement.warnings)
 
     def _illegal(self, reason: Finding) -> CheckAnswer:
-        alternatives = tuple(play_text(play.steps) for play in self.judge.legal[:5])
+        alternatives = tuple(play_text(play.steps, self.literal) for play in self.judge.legal[:5])
         return CheckAnswer(False, None, None, reason, alternatives, ())
 
 

@@ -18,7 +18,7 @@ from referee.rules.board import CHECKERS, Board, Side, Step
 from referee.rules.condone import play_physically
 from referee.rules.cube import MESSAGES, CubeContext, CubeRule, beaver_problem, double_problem
 from referee.rules.judge import Judgement, PlayJudge, WrittenMove
-from referee.rules.options import DrawScoring, Options
+from referee.rules.options import DrawScoring, Judge, Options
 from referee.rules.position import Cube, Phase, Position
 from referee.rules.scoring import (
     GameResult,
@@ -76,6 +76,7 @@ class GameChecker:
         self.game = game
         self.setting = setting
         self.options = setting.options
+        self.literal = setting.options.judge is Judge.SEQUENCE
         self.position = start
         self.variant = start.variant
         self.first_mover: Side | None = start.turn
@@ -150,7 +151,9 @@ class GameChecker:
                         action,
                         write_position(before),
                         write_position(self.position),
-                        None if self.current_steps is None else play_text(self.current_steps),
+                        None
+                        if self.current_steps is None
+                        else play_text(self.current_steps, self.literal),
                         error,
                     )
                 )
@@ -279,7 +282,7 @@ class GameChecker:
         self, action: ActionText, side: Side, moves: list[WrittenMove], verdict: Judgement
     ) -> None:
         assert verdict.reason is not None
-        alternatives = tuple(play_text(play.steps) for play in verdict.alternatives)
+        alternatives = tuple(play_text(play.steps, self.literal) for play in verdict.alternatives)
         written = action.text.split(":", 1)[1].strip()
         condone = self.setting.mode is Mode.CONDONE
         self.error(
@@ -445,14 +448,15 @@ class GameChecker:
 
 
 def canonical_actions(
-    played: Sequence[tuple[ActionText, tuple[Step, ...] | None]],
+    played: Sequence[tuple[ActionText, tuple[Step, ...] | None]], literal: bool = False
 ) -> tuple[ActionText, ...]:
     """The actions as a canonical record writes them: each legal play in canonical text
-    (steps in canonical order, bar/off words, computed hit marks, larger die first)."""
+    (steps in canonical order, or as played when judged by sequence; bar/off words,
+    computed hit marks, larger die first)."""
     actions = []
     for action, steps in played:
         if action.kind is ActionKind.ROLL and steps is not None:
-            moves = play_moves(steps)
+            moves = play_moves(steps, literal)
             action = action.with_play(format_play(moves), moves)
         actions.append(action)
     return tuple(actions)

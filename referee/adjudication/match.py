@@ -26,7 +26,7 @@ from referee.errors import (
 from referee.positions import read_position
 from referee.rules.board import Side, Step
 from referee.rules.cube import MESSAGES, starting_cube_problem
-from referee.rules.options import Options
+from referee.rules.options import Judge, Options
 from referee.rules.position import Cube, Phase, Position
 from referee.rules.scoring import Stake, Termination, unfinished
 from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant
@@ -53,13 +53,15 @@ class Adjudication:
     played: tuple[tuple[tuple[ActionText, tuple[Step, ...] | None], ...], ...]
     """Per game, each action with the steps of its legal play."""
     replays: tuple[tuple[ReplayStep, ...], ...] = ()
+    literal: bool = False
+    """Plays were judged by sequence: the canonical record keeps the order played."""
 
     @property
     def canonical(self) -> MatchText:
         """The record with every legal play in canonical text (``write_mat`` renders it);
         built on demand: checking alone does not need it."""
         games = tuple(
-            replace(game, actions=canonical_actions(played), findings=())
+            replace(game, actions=canonical_actions(played, self.literal), findings=())
             for game, played in zip(self.record.games, self.played, strict=True)
         )
         return replace(self.record, games=games, findings=())
@@ -161,7 +163,8 @@ def adjudicate_record(
         games=tuple(games),
         warnings=tuple(warnings),
     )
-    return Adjudication(verdict, record, tuple(checker.played), tuple(checker.replays))
+    literal = effective.judge is Judge.SEQUENCE
+    return Adjudication(verdict, record, tuple(checker.played), tuple(checker.replays), literal)
 
 
 def _unchecked(record: MatchText, mode: Mode, warnings: list[Issue]) -> Adjudication:

@@ -154,3 +154,23 @@ def test_a_pending_double_shows_the_value_offered() -> None:
     double, take = steps[1], steps[2]
     assert double.position_after.split()[4:7] == ["w", "d", "2c"]
     assert take.position_after.split()[4:7] == ["b", "-", "2w"]
+
+
+def test_under_sequence_judging_every_listed_play_is_legal_as_written() -> None:
+    # Black has two on the bar and rolls 3-3. In display order one play reads
+    # "bar/22* 22/19 bar/22 22/19*", which moves from 22 while a checker is still on the
+    # bar: illegal as a sequence. Under sequence judging plays are listed in the order
+    # they are played, so each listed play is legal as written.
+    position = (
+        "backgammon 3w,1w,1w,,1b,1w,,2w,1b,,,4b,4w,,,1b,,1w,2b,1b,1w,1b,2b,1w"
+        " w0b2 w0b0 b 33 1c 0:0-0 -"
+    )
+    service = PlaysService(position, {"judge": "sequence"})
+    for answer in service.legal():
+        checked = service.check(answer.play)
+        assert checked.legal and checked.position == answer.position, answer.play
+    # Khachapuri bear-off with 4-4: 6/2 2/off must come after 3/off, not before it.
+    position = "khachapuri 5w,1w,3w,,2w,3w,,,,,,,2b,4b,1b,,1w,1b,,,,,, w0b0 w0b7 b 44 - 0:0-0 -"
+    service = PlaysService(position, {"judge": "sequence"})
+    for answer in service.legal():
+        assert service.check(answer.play).legal, answer.play
