@@ -11,9 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee.archive import Archive
 from tests.corpus import MAT, openspiel_money_session, read_jsonl
-from tests.server import Server, start, stop
+from tests.server import Server, start, stop, write_token
 
 
 def workers_of(server: Server) -> list[int]:
@@ -38,10 +37,7 @@ def main() -> None:
     games = list(read_jsonl("bg_games_seed1.jsonl.gz"))
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "memory.sqlite3"
-        Archive.prepare(database)
-        archive = Archive(database)
-        _, token = archive.create_token(("archive:write",))
-        archive.close()
+        token = write_token(database)
         server = start(database, workers=2)
         try:
             time.sleep(0.5)

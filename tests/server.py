@@ -16,8 +16,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.archive import Archive
+
 ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT = 30.0
+
+
+def write_token(database: Path, name: str | None = None) -> str:
+    """The secret of a new ``archive:write`` token on ``database`` (migrated if new)."""
+    Archive.prepare(database)
+    archive = Archive(database)
+    try:
+        return archive.create_token(("archive:write",), name)[1]
+    finally:
+        archive.close()
 
 
 def free_port() -> int:

@@ -8,9 +8,8 @@ import itertools
 import json
 from pathlib import Path
 
-from referee.archive import Archive
 from tests.corpus import MAT, require
-from tests.server import running
+from tests.server import running, write_token
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -20,9 +19,7 @@ def test_import_search_replay_export_recheck(tmp_path: Path) -> None:
     record = require(MAT / "galaxy_match11696104_7pt.mat").read_text()
     nardy = (EXAMPLES / "long_nardy_match.mat").read_text()
     with running(database, workers=2) as server:  # on a new file: the server creates it
-        archive = Archive(database)
-        _, token = archive.create_token(("archive:write",), "e2e")
-        archive.close()
+        token = write_token(database, "e2e")
         imported = server.json(
             "POST", "/v1/matches/import", [record, {"record": nardy}], token=token
         )

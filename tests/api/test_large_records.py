@@ -6,14 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.api import create_app
-from referee.archive import Archive
 from tests.corpus import openspiel_money_session, read_jsonl
+from tests.server import write_token
 
 
 def test_the_2000_game_money_session_is_accepted(tmp_path: Path) -> None:
     database = tmp_path / "archive.sqlite3"
     client = create_app({"DATABASE": str(database)}).test_client()
-    _, token = Archive(database).create_token(("archive:write",))
+    token = write_token(database)
     games = list(read_jsonl("bg_games_seed1.jsonl.gz"))
     session = openspiel_money_session(games)
     response = client.post(

@@ -7,8 +7,8 @@ from pathlib import Path
 from notation.records.mat_writer import write_mat
 from referee.adjudication import adjudicate
 from referee.api import create_app
-from referee.archive import Archive
 from referee.plays import PlaysService
+from tests.server import write_token
 
 # Long nardy: White on his own 2 and 5 (13 off), Black's 15 on his head; White rolls 5-3.
 # Both dice play in two ways: 5/off 2/off, or 5/2 2/off (the 3 first, then the 5 from 2).
@@ -129,7 +129,7 @@ def test_set_pos_edits_survive_the_canonical_record() -> None:
 def test_a_duplicate_answers_with_the_stored_verdict(tmp_path: Path) -> None:
     database = tmp_path / "a.sqlite3"
     client = create_app({"DATABASE": str(database)}).test_client()
-    _, token = Archive(database).create_token(("archive:write",))
+    token = write_token(database)
     headers = {"Authorization": f"Bearer {token}"}
     record = (Path(__file__).parents[2] / "examples" / "long_nardy_match.mat").read_text()
     first = client.post("/v1/matches", json={"record": record}, headers=headers)

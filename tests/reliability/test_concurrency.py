@@ -19,8 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.archive import Archive
-from tests.server import Server, start, stop
+from tests.server import Server, start, stop, write_token
 
 CLIENTS = 8
 WRITES = 100
@@ -96,10 +95,7 @@ def run_client(server: Server, token: str, client: int, barrier: threading.Barri
 
 def test_concurrent_writes_store_every_record_exactly_once(tmp_path: Path) -> None:
     database = tmp_path / "archive.sqlite3"
-    Archive.prepare(database)
-    archive = Archive(database)
-    _, token = archive.create_token(("archive:write",), "concurrency")
-    archive.close()
+    token = write_token(database, "concurrency")
 
     server = start(database, workers=WORKERS)
     try:

@@ -21,9 +21,8 @@ import threading
 import time
 from pathlib import Path
 
-from referee.archive import Archive
 from tests.reliability.test_concurrency import small_record
-from tests.server import Server, start, stop
+from tests.server import Server, start, stop, write_token
 
 ROUNDS = 3
 ACKNOWLEDGED = 40
@@ -125,10 +124,7 @@ class Stream(threading.Thread):
 
 def test_acknowledged_records_survive_kill_9(tmp_path: Path) -> None:
     database = tmp_path / "archive.sqlite3"
-    Archive.prepare(database)
-    archive = Archive(database)
-    _, token = archive.create_token(("archive:write",), "crash")
-    archive.close()
+    token = write_token(database, "crash")
 
     acknowledged: dict[int, str] = {}
     in_flight: list[str] = []
