@@ -46,7 +46,6 @@ class GameSetting:
     mode: Mode
     match_length: int
     crawford_game: bool
-    post_crawford: bool
     hits_marked: bool
     """The record marks hits with ``*`` somewhere, so a missing mark is worth a warning."""
 

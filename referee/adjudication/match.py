@@ -285,7 +285,6 @@ class _MatchChecker:
             mode=self.mode,
             match_length=self.length,
             crawford_game=crawford,
-            post_crawford=post,
             hits_marked=self.hits_marked,
         )
         start = self.start_position(game, before, crawford, post, issues)
