@@ -1,0 +1,202 @@
+//! The Python module `nardy_native`: plain values in, plain values out; the Python engine
+//! builds its own objects from them.
+
+// PyO3 0.22's `#[pyfunction]` expansion converts `PyErr` into itself, which this clippy
+// reports at the signature; the code written here has no such conversion.
+#![allow(clippy::useless_conversion)]
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::board::{layout_from_slice, Dice, Layout, Play, Step};
+use crate::judge::{Judge, WrittenMove};
+use crate::movegen;
+use crate::notation;
+use crate::variants::{BlockCheck, JudgeMode, PlayOptions, TurnRules, Variant};
+use crate::Error;
+
+impl From<Error> for PyErr {
+    fn from(error: Error) -> PyErr {
+        PyValueError::new_err(error.to_string())
+    }
+}
+
+type StepTuple = (u8, u8, u8, bool);
+type PlayTuple<'py> = (
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+);
+type Judged<'py> = (
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    Option<PlayTuple<'py>>,
+    Bound<'py, PyTuple>,
+);
+
+/// The facts of one turn as the Python engine's `TurnRules` holds them.
+fn turn_rules(
+    variant: &str,
+    head_limit: Option<u8>,
+    head_limit_if_needed: Option<u8>,
+    block: &Option<(String, String)>,
+) -> Result<TurnRules, Error> {
+    let block = match &block {
+        Some((rule, timing)) => Some(BlockCheck {
+            rule: rule.parse()?,
+            timing: timing.parse()?,
+        }),
+        None => None,
+    };
+    Ok(TurnRules {
+        variant: Variant::from_id(variant)?,
+        head_limit,
+        head_limit_if_needed,
+        block,
+    })
+}
+
+fn steps_tuple<'py>(py: Python<'py>, steps: &[Step]) -> Bound<'py, PyTuple> {
+    PyTuple::new_bound(
+        py,
+        steps
+            .iter()
+            .map(|s| (s.from, s.to, s.die, s.hit).to_object(py)),
+    )
+}
+
+fn layout_tuple<'py>(py: Python<'py>, layout: &Layout) -> Bound<'py, PyTuple> {
+    PyTuple::new_bound(py, layout)
+}
+
+fn play_tuple<'py>(py: Python<'py>, play: &Play) -> PlayTuple<'py> {
+    (
+        steps_tuple(py, &play.steps),
+        layout_tuple(py, &play.mine),
+        layout_tuple(py, &play.theirs),
+    )
+}
+
+fn layouts(mine: &[u8], theirs: &[u8]) -> Result<(Layout, Layout), Error> {
+    Ok((layout_from_slice(mine)?, layout_from_slice(theirs)?))
+}
+
+/// Every legal play: `(steps, mine, theirs)` with steps as `(from, to, die, hit)`.
+#[pyfunction]
+#[pyo3(signature = (variant, head_limit, head_limit_if_needed, block, mine, theirs, dice))]
+#[allow(clippy::too_many_arguments)]
+fn legal_plays<'py>(
+    py: Python<'py>,
+    variant: &str,
+    head_limit: Option<u8>,
+    head_limit_if_needed: Option<u8>,
+    block: Option<(String, String)>,
+    mine: Vec<u8>,
+    theirs: Vec<u8>,
+    dice: (u8, u8),
+) -> PyResult<Vec<PlayTuple<'py>>> {
+    let rules = turn_rules(variant, head_limit, head_limit_if_needed, &block)?;
+    let (mine, theirs) = layouts(&mine, &theirs)?;
+    let dice = Dice::new(dice.0, dice.1)?;
+    let plays = py.allow_threads(|| movegen::legal_plays(&rules, &mine, &theirs, dice));
+    Ok(plays.iter().map(|play| play_tuple(py, play)).collect())
+}
+
+/// The written play judged: `(mine, theirs, play or None, steps)` when it is legal and
+/// draws no warning, None when the Python engine must judge it.
+#[pyfunction]
+#[pyo3(signature = (variant, head_limit, head_limit_if_needed, block, mine, theirs, dice, moves, sequence, canonical))]
+#[allow(clippy::too_many_arguments)]
+fn judge<'py>(
+    py: Python<'py>,
+    variant: &str,
+    head_limit: Option<u8>,
+    head_limit_if_needed: Option<u8>,
+    block: Option<(String, String)>,
+    mine: Vec<u8>,
+    theirs: Vec<u8>,
+    dice: (u8, u8),
+    moves: Vec<(u32, u32, bool)>,
+    sequence: bool,
+    canonical: bool,
+) -> PyResult<Option<Judged<'py>>> {
+    let rules = turn_rules(variant, head_limit, head_limit_if_needed, &block)?;
+    let (mine, theirs) = layouts(&mine, &theirs)?;
+    let moves: Vec<WrittenMove> = moves
+        .into_iter()
+        .map(|(from, to, mark)| WrittenMove { from, to, mark })
+        .collect();
+    let judge = Judge {
+        rules: &rules,
+        mine: &mine,
+        theirs: &theirs,
+        dice: Dice::new(dice.0, dice.1)?,
+        mode: if sequence {
+            JudgeMode::Sequence
+        } else {
+            JudgeMode::Position
+        },
+    };
+    let Some(accepted) = judge.accept(&moves, canonical) else {
+        return Ok(None);
+    };
+    Ok(Some((
+        layout_tuple(py, &accepted.mine),
+        layout_tuple(py, &accepted.theirs),
+        accepted.play.as_ref().map(|play| play_tuple(py, play)),
+        steps_tuple(py, &accepted.steps),
+    )))
+}
+
+/// The native engine's own head limits for a turn (for differential tests of the
+/// variants): `(head_limit, head_limit_if_needed, has_block_rule)`.
+#[pyfunction]
+#[pyo3(signature = (variant, mine, theirs, dice, head_exception, first_turn_scope, block_rule, block_timing))]
+#[allow(clippy::too_many_arguments)]
+fn turn_facts(
+    variant: &str,
+    mine: Vec<u8>,
+    theirs: Vec<u8>,
+    dice: (u8, u8),
+    head_exception: &str,
+    first_turn_scope: &str,
+    block_rule: &str,
+    block_timing: &str,
+) -> PyResult<(Option<u8>, Option<u8>, bool)> {
+    let (mine, theirs) = layouts(&mine, &theirs)?;
+    let options = PlayOptions {
+        head_exception: head_exception.parse()?,
+        first_turn_scope: first_turn_scope.parse()?,
+        block_rule: block_rule.parse()?,
+        block_timing: block_timing.parse()?,
+    };
+    let dice = Dice::new(dice.0, dice.1)?;
+    let rules = TurnRules::new(Variant::from_id(variant)?, &mine, &theirs, dice, &options);
+    Ok((
+        rules.head_limit,
+        rules.head_limit_if_needed,
+        rules.block.is_some(),
+    ))
+}
+
+/// The canonical text of a play's `(from, to, die, hit)` steps.
+#[pyfunction]
+#[pyo3(signature = (steps, literal = false))]
+fn play_text(steps: Vec<StepTuple>, literal: bool) -> String {
+    let steps: Vec<Step> = steps
+        .into_iter()
+        .map(|(from, to, die, hit)| Step { from, to, die, hit })
+        .collect();
+    notation::play_text(&steps, literal)
+}
+
+#[pymodule]
+fn nardy_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    module.add_function(wrap_pyfunction!(legal_plays, module)?)?;
+    module.add_function(wrap_pyfunction!(judge, module)?)?;
+    module.add_function(wrap_pyfunction!(turn_facts, module)?)?;
+    module.add_function(wrap_pyfunction!(play_text, module)?)?;
+    Ok(())
+}
