@@ -11,8 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from referee.rules import engine
 from referee.rules.board import BAR, OFF, Board, Play, Side, Step
-from referee.rules.movegen import Applied, Reason, StepFailure, apply_steps, legal_plays
+from referee.rules.movegen import (
+    Applied,
+    Reason,
+    StepFailure,
+    apply_steps,
+    legal_plays,
+    native_steps,
+)
 from referee.rules.options import BlockRule, Judge, Options
 from referee.rules.variants import HEAD, TurnRules, Variant
 
@@ -120,7 +128,15 @@ class PlayJudge:
         return 4 if self.dice[0] == self.dice[1] else 2
 
     def judge(self, moves: Sequence[WrittenMove], canonical: bool = True) -> Judgement:
-        """Whether ``moves`` is a legal play; with ``canonical`` the legal play is named."""
+        """Whether ``moves`` is a legal play; with ``canonical`` the legal play is named.
+
+        The native engine, when in use, answers the legal plays that draw no warning;
+        everything else is judged (and worded) here.
+        """
+        if engine.native is not None:
+            accepted = self._native_judgement(moves, canonical)
+            if accepted is not None:
+                return accepted
         problem = self._shape_problem(moves)
         if problem is not None:
             return self._illegal(problem)
@@ -135,7 +151,26 @@ class PlayJudge:
                 return quick
         return self._judge_by_enumeration(moves, candidates)
 
-    # -- the two ways to decide ------------------------------------------------------------
+    # -- the ways to decide ----------------------------------------------------------------
+
+    def _native_judgement(self, moves: Sequence[WrittenMove], canonical: bool) -> Judgement | None:
+        """The native engine's judgement of a legal play without warnings (None: declined)."""
+        assert engine.native is not None
+        answer = engine.native.judge(
+            *self.rules.plain,
+            self.board.layout(self.side),
+            self.board.layout(self.side.other),
+            self.dice,
+            [(move.from_point, move.to_point, move.hit_mark) for move in moves],
+            self.options.judge is Judge.SEQUENCE,
+            canonical,
+        )
+        if answer is None:
+            return None
+        mine, theirs, play, steps = answer
+        board = self.board.with_layouts(self.side, mine, theirs)
+        legal = None if play is None else Play(native_steps(play[0]), board)
+        return Judgement(True, board, legal, None, (), (), native_steps(steps))
 
     def _quick(self, moves: Sequence[WrittenMove], candidate: Candidate) -> Judgement | None:
         """Accept a literal play that uses every die without enumerating (None: not sure)."""

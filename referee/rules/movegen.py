@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from referee.rules import engine
 from referee.rules.board import BAR, CHECKERS, HOME_TOP, OFF, Board, Layout, Play, Side, Step
 from referee.rules.options import BlockRule, BlockTiming
 from referee.rules.variants import HEAD, TurnRules
@@ -287,10 +288,31 @@ def _search(
 
 
 def legal_plays(rules: TurnRules, board: Board, side: Side, dice: tuple[int, int]) -> list[Play]:
-    """Every legal play of ``side`` with ``dice``: one per distinct resulting board.
+    """Every legal play of ``side`` with ``dice``: one per distinct resulting board, by the
+    engine in use (both give the same plays, steps and order).
 
     A single empty play (the board unchanged) when no die can be played.
     """
+    if engine.native is None:
+        return python_legal_plays(rules, board, side, dice)
+    found = engine.native.legal_plays(
+        *rules.plain, board.layout(side), board.layout(side.other), dice
+    )
+    return [
+        Play(native_steps(steps), board.with_layouts(side, mine, theirs))
+        for steps, mine, theirs in found
+    ]
+
+
+def native_steps(steps: Sequence[tuple[int, int, int, bool]]) -> tuple[Step, ...]:
+    """The native engine's ``(from, to, die, hit)`` tuples as steps."""
+    return tuple(map(Step._make, steps))
+
+
+def python_legal_plays(
+    rules: TurnRules, board: Board, side: Side, dice: tuple[int, int]
+) -> list[Play]:
+    """``legal_plays`` by the Python engine, the reference."""
     found = _search(rules, board, side, dice, rules.head_limit)
     full = 4 if dice[0] == dice[1] else 2
     if rules.head_limit_if_needed is not None and _best(found) < full:
