@@ -13,8 +13,6 @@ import os
 from enum import StrEnum
 from types import ModuleType
 
-from referee.errors import RefereeError
-
 ENGINE_VARIABLE = "NARDY_REFEREE_ENGINE"
 NATIVE_MODULE = "nardy_native"
 
@@ -34,12 +32,8 @@ class Choice(StrEnum):
     AUTO = "auto"
 
 
-class EngineUnavailableError(RefereeError):
-    """The native engine was asked for but its module is not built or not importable."""
-
-    code = "engine_unavailable"
-    title = "Engine unavailable"
-    status = 500
+class EngineUnavailableError(RuntimeError):
+    """The native engine was asked for but is not built: a set-up error, not a domain one."""
 
 
 native: ModuleType | None = None
