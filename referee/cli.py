@@ -14,8 +14,10 @@ from notation.options import OptionValue, parse_rules_text
 from referee.adjudication import Verdict, adjudicate
 from referee.api.auth import READ, WRITE
 from referee.archive import Archive
+from referee import __version__
 from referee.errors import RefereeError
 from referee.plays import PlaysService
+from referee.rules import engine
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 DEFAULT_DATABASE = "var/referee.sqlite3"
@@ -33,6 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="nardy-referee",
         description="Referee for backgammon (short nardy), long nardy and khachapuri.",
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"nardy-referee {__version__} (engine: {engine.description()})",
     )
     commands = parser.add_subparsers(dest="command", required=True)
 

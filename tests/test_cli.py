@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from referee.api import create_app
+from referee import __version__
 from referee.cli import main
+from referee.rules import engine
 from tests.api.test_plays_api import OPENING_31
 
 BG_START = "2b,,,,,5w,,3w,,,,5b,5w,,,,3b,,5b,,,,,2w"
@@ -224,3 +226,12 @@ def test_argument_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[s
     out, err = capsys.readouterr()
     assert out == ""
     assert err.strip() and "Traceback" not in err
+
+
+def test_version_names_the_engine_in_use(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    words = capsys.readouterr().out.split()
+    assert words[:2] == ["nardy-referee", __version__]
+    assert words[3].rstrip(")") == engine.current()

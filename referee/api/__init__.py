@@ -12,6 +12,7 @@ from referee import __version__
 from referee.api import matches, plays, records, reference
 from referee.api.problems import register_problem_handlers
 from referee.api.storage import init_storage
+from referee.rules import engine
 
 MAX_BODY = 16 * 1024 * 1024
 DEFAULT_DATABASE = "var/referee.sqlite3"
@@ -37,7 +38,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
-        """Liveness: the process answers.
+        """Liveness: the process answers; which engine judges plays (python or native).
         ---
         get:
           summary: Liveness
@@ -48,8 +49,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 application/json:
                   schema:
                     type: object
-                    properties: {status: {type: string}, version: {type: string}}
+                    properties:
+                      status: {type: string}
+                      version: {type: string}
+                      engine: {type: string}
         """
-        return {"status": "ok", "version": __version__}
+        return {"status": "ok", "version": __version__, "engine": engine.description()}
 
     return app

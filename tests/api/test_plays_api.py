@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from referee.api import create_app
+from referee.rules import engine
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_KEYS = {"type", "title", "status", "detail", "instance", "code"}
@@ -164,6 +165,7 @@ def test_healthz_answers_ok(client: FlaskClient) -> None:
     body = ok(response)
     assert body["status"] == "ok"
     assert isinstance(body["version"], str) and body["version"]
+    assert body["engine"].split()[0] == engine.current()
 
 
 # -- legal plays -----------------------------------------------------------------------------
