@@ -11,10 +11,10 @@ from pathlib import Path
 
 from notation.errors import NotationError
 from notation.options import OptionValue, parse_rules_text
+from referee import __version__
 from referee.adjudication import Verdict, adjudicate
 from referee.api.auth import READ, WRITE
 from referee.archive import Archive
-from referee import __version__
 from referee.errors import RefereeError
 from referee.plays import PlaysService
 from referee.rules import engine

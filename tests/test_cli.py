@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from referee.api import create_app
 from referee import __version__
+from referee.api import create_app
 from referee.cli import main
 from referee.rules import engine
 from tests.api.test_plays_api import OPENING_31
