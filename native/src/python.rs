@@ -35,14 +35,14 @@ type Judged<'py> = (
     Bound<'py, PyTuple>,
 );
 
-/// The facts of one turn as the Python engine's `TurnRules` holds them.
-fn turn_rules(
-    variant: &str,
-    head_limit: Option<u8>,
-    head_limit_if_needed: Option<u8>,
-    block: &Option<(String, String)>,
-) -> Result<TurnRules, Error> {
-    let block = match &block {
+/// `TurnRules.plain` of the Python engine: variant id, head limit, head limit if needed,
+/// and (block rule, block timing) or None.
+type PlainRules = (String, Option<u8>, Option<u8>, Option<(String, String)>);
+
+/// The facts of one turn as the Python engine's `TurnRules.plain` holds them.
+fn turn_rules(plain: &PlainRules) -> Result<TurnRules, Error> {
+    let (variant, head_limit, head_limit_if_needed, block) = plain;
+    let block = match block {
         Some((rule, timing)) => Some(BlockCheck {
             rule: rule.parse()?,
             timing: timing.parse()?,
@@ -51,8 +51,8 @@ fn turn_rules(
     };
     Ok(TurnRules {
         variant: Variant::from_id(variant)?,
-        head_limit,
-        head_limit_if_needed,
+        head_limit: *head_limit,
+        head_limit_if_needed: *head_limit_if_needed,
         block,
     })
 }
@@ -84,19 +84,14 @@ fn layouts(mine: &[u8], theirs: &[u8]) -> Result<(Layout, Layout), Error> {
 
 /// Every legal play: `(steps, mine, theirs)` with steps as `(from, to, die, hit)`.
 #[pyfunction]
-#[pyo3(signature = (variant, head_limit, head_limit_if_needed, block, mine, theirs, dice))]
-#[allow(clippy::too_many_arguments)]
 fn legal_plays<'py>(
     py: Python<'py>,
-    variant: &str,
-    head_limit: Option<u8>,
-    head_limit_if_needed: Option<u8>,
-    block: Option<(String, String)>,
+    rules: PlainRules,
     mine: Vec<u8>,
     theirs: Vec<u8>,
     dice: (u8, u8),
 ) -> PyResult<Vec<PlayTuple<'py>>> {
-    let rules = turn_rules(variant, head_limit, head_limit_if_needed, &block)?;
+    let rules = turn_rules(&rules)?;
     let (mine, theirs) = layouts(&mine, &theirs)?;
     let dice = Dice::new(dice.0, dice.1)?;
     let plays = py.allow_threads(|| movegen::legal_plays(&rules, &mine, &theirs, dice));
@@ -106,14 +101,10 @@ fn legal_plays<'py>(
 /// The written play judged: `(mine, theirs, play or None, steps)` when it is legal and
 /// draws no warning, None when the Python engine must judge it.
 #[pyfunction]
-#[pyo3(signature = (variant, head_limit, head_limit_if_needed, block, mine, theirs, dice, moves, sequence, canonical))]
 #[allow(clippy::too_many_arguments)]
 fn judge<'py>(
     py: Python<'py>,
-    variant: &str,
-    head_limit: Option<u8>,
-    head_limit_if_needed: Option<u8>,
-    block: Option<(String, String)>,
+    rules: PlainRules,
     mine: Vec<u8>,
     theirs: Vec<u8>,
     dice: (u8, u8),
@@ -121,7 +112,7 @@ fn judge<'py>(
     sequence: bool,
     canonical: bool,
 ) -> PyResult<Option<Judged<'py>>> {
-    let rules = turn_rules(variant, head_limit, head_limit_if_needed, &block)?;
+    let rules = turn_rules(&rules)?;
     let (mine, theirs) = layouts(&mine, &theirs)?;
     let moves: Vec<WrittenMove> = moves
         .into_iter()

@@ -26,6 +26,10 @@ fn rules(
     TurnRules::new(variant, mine, theirs, dice, options)
 }
 
+fn default_rules(variant: Variant, mine: &Layout, theirs: &Layout, dice: Dice) -> TurnRules {
+    TurnRules::new(variant, mine, theirs, dice, &PlayOptions::default())
+}
+
 fn plays(variant: Variant, mine: &Layout, theirs: &Layout, a: u8, b: u8) -> Vec<Play> {
     plays_with(variant, mine, theirs, a, b, &PlayOptions::default())
 }
@@ -171,13 +175,7 @@ fn the_block_rule_forbids_a_sixth_point_with_no_opponent_checker_ahead() {
     let found = plays(Variant::LongNardy, &mine, &theirs, 6, 5);
     assert!(!found.is_empty() && !found.iter().any(has_block));
     let dice = Dice::new(6, 5).unwrap();
-    let rules = rules(
-        Variant::LongNardy,
-        &mine,
-        &theirs,
-        dice,
-        &PlayOptions::default(),
-    );
+    let rules = default_rules(Variant::LongNardy, &mine, &theirs, dice);
     let failure = apply_steps(&rules, &mine, &theirs, &[(24, 5)], None).unwrap_err();
     assert_eq!((failure.index, failure.reason), (0, Reason::BlockRule));
 }
@@ -205,13 +203,7 @@ fn end_of_turn_timing_lets_a_block_be_broken_again_in_the_same_turn() {
     let rules = rules(Variant::LongNardy, &mine, &theirs, dice, &options);
     // 24/19 makes six in a row, 19/18 breaks it (19 empties): legal at the end of the turn.
     assert!(apply_steps(&rules, &mine, &theirs, &[(24, 5), (19, 1)], None).is_ok());
-    let per_move = TurnRules::new(
-        Variant::LongNardy,
-        &mine,
-        &theirs,
-        dice,
-        &PlayOptions::default(),
-    );
+    let per_move = default_rules(Variant::LongNardy, &mine, &theirs, dice);
     assert!(apply_steps(&per_move, &mine, &theirs, &[(24, 5), (19, 1)], None).is_err());
 }
 
@@ -257,13 +249,7 @@ fn judge_in<'a>(
 fn a_legal_play_written_as_one_move_per_checker_is_accepted() {
     let start = layout(NARDY_START);
     let dice = Dice::new(5, 3).unwrap();
-    let rules = rules(
-        Variant::LongNardy,
-        &start,
-        &start,
-        dice,
-        &PlayOptions::default(),
-    );
+    let rules = default_rules(Variant::LongNardy, &start, &start, dice);
     let judge = judge_in(&rules, &start, &start, dice);
     let accepted = judge.accept(&written(&[(24, 16, false)]), true).unwrap();
     assert_eq!(accepted.mine[16], 1);
@@ -278,13 +264,7 @@ fn a_legal_play_written_as_one_move_per_checker_is_accepted() {
 fn plays_breaking_a_rule_or_drawing_a_warning_are_left_to_python() {
     let start = layout(NARDY_START);
     let dice = Dice::new(5, 3).unwrap();
-    let nardy = rules(
-        Variant::LongNardy,
-        &start,
-        &start,
-        dice,
-        &PlayOptions::default(),
-    );
+    let nardy = default_rules(Variant::LongNardy, &start, &start, dice);
     let judge = judge_in(&nardy, &start, &start, dice);
     assert_eq!(
         judge.accept(&written(&[(24, 19, false), (24, 21, false)]), false),
@@ -296,13 +276,7 @@ fn plays_breaking_a_rule_or_drawing_a_warning_are_left_to_python() {
     let mine = layout(&[(24, 1)]);
     let theirs = layout(&[(5, 1), (1, 2)]);
     let dice = Dice::new(6, 4).unwrap();
-    let bg = rules(
-        Variant::Backgammon,
-        &mine,
-        &theirs,
-        dice,
-        &PlayOptions::default(),
-    );
+    let bg = default_rules(Variant::Backgammon, &mine, &theirs, dice);
     let judge = judge_in(&bg, &mine, &theirs, dice);
     assert_eq!(
         judge.accept(&written(&[(24, 20, false), (20, 14, false)]), false),
@@ -320,24 +294,12 @@ fn a_dance_is_accepted_only_when_nothing_can_be_played() {
     let mine = layout(&[(BAR, 1), (6, 14)]);
     let theirs = layout(&[(1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 2)]);
     let dice = Dice::new(6, 5).unwrap();
-    let bg = rules(
-        Variant::Backgammon,
-        &mine,
-        &theirs,
-        dice,
-        &PlayOptions::default(),
-    );
+    let bg = default_rules(Variant::Backgammon, &mine, &theirs, dice);
     assert!(judge_in(&bg, &mine, &theirs, dice)
         .accept(&[], false)
         .is_some());
     let start = layout(NARDY_START);
-    let nardy = rules(
-        Variant::LongNardy,
-        &start,
-        &start,
-        dice,
-        &PlayOptions::default(),
-    );
+    let nardy = default_rules(Variant::LongNardy, &start, &start, dice);
     assert_eq!(
         judge_in(&nardy, &start, &start, dice).accept(&[], false),
         None

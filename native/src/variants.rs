@@ -230,6 +230,22 @@ fn stopped_by_opponent_head(variant: Variant, theirs: &Layout, die: usize) -> bo
 mod tests {
     use super::*;
 
+    fn long_nardy(
+        mine: &Layout,
+        theirs: &Layout,
+        a: u8,
+        b: u8,
+        options: &PlayOptions,
+    ) -> TurnRules {
+        TurnRules::new(
+            Variant::LongNardy,
+            mine,
+            theirs,
+            Dice::new(a, b).unwrap(),
+            options,
+        )
+    }
+
     fn head_only() -> Layout {
         let mut layout = [0; 26];
         layout[HEAD] = CHECKERS;
@@ -260,15 +276,7 @@ mod tests {
     fn long_nardy_allows_two_head_checkers_only_on_a_first_six_four_or_three_double() {
         let start = head_only();
         let options = PlayOptions::default();
-        let rules = |a, b| {
-            TurnRules::new(
-                Variant::LongNardy,
-                &start,
-                &start,
-                Dice::new(a, b).unwrap(),
-                &options,
-            )
-        };
+        let rules = |a, b| long_nardy(&start, &start, a, b, &options);
         assert_eq!(rules(6, 6).head_limit, Some(2));
         assert_eq!(rules(4, 4).head_limit, Some(2));
         assert_eq!(rules(5, 5).head_limit, Some(1));
@@ -276,13 +284,7 @@ mod tests {
         let mut moved = start;
         moved[HEAD] -= 1;
         moved[18] += 1;
-        let later = TurnRules::new(
-            Variant::LongNardy,
-            &moved,
-            &start,
-            Dice::new(6, 6).unwrap(),
-            &options,
-        );
+        let later = long_nardy(&moved, &start, 6, 6, &options);
         assert_eq!(later.head_limit, Some(1));
     }
 
@@ -293,13 +295,7 @@ mod tests {
             head_exception: HeadException::OnlyIfNeeded,
             ..PlayOptions::default()
         };
-        let rules = TurnRules::new(
-            Variant::LongNardy,
-            &start,
-            &start,
-            Dice::new(6, 6).unwrap(),
-            &options,
-        );
+        let rules = long_nardy(&start, &start, 6, 6, &options);
         assert_eq!(
             (rules.head_limit, rules.head_limit_if_needed),
             (Some(1), Some(2))
@@ -316,13 +312,7 @@ mod tests {
             first_turn_scope: FirstTurnScope::GameFirstTurn,
             ..PlayOptions::default()
         };
-        let rules = TurnRules::new(
-            Variant::LongNardy,
-            &start,
-            &moved,
-            Dice::new(6, 6).unwrap(),
-            &options,
-        );
+        let rules = long_nardy(&start, &moved, 6, 6, &options);
         assert_eq!(rules.head_limit, Some(1));
     }
 
@@ -334,22 +324,10 @@ mod tests {
             ..PlayOptions::default()
         };
         // 6-6 from own 24: 18, then 12 = the opponent's 24, his head: stopped there.
-        let six = TurnRules::new(
-            Variant::LongNardy,
-            &start,
-            &start,
-            Dice::new(6, 6).unwrap(),
-            &options,
-        );
+        let six = long_nardy(&start, &start, 6, 6, &options);
         assert_eq!(six.head_limit, Some(2));
         // 3-3: 21, 18, 15, 12 -> also the opponent's head, first occupied point on the way.
-        let three = TurnRules::new(
-            Variant::LongNardy,
-            &start,
-            &start,
-            Dice::new(3, 3).unwrap(),
-            &options,
-        );
+        let three = long_nardy(&start, &start, 3, 3, &options);
         assert_eq!(three.head_limit, Some(2));
     }
 

@@ -157,7 +157,7 @@ class PlayJudge:
         """The native engine's judgement of a legal play without warnings (None: declined)."""
         assert engine.native is not None
         answer = engine.native.judge(
-            *self.rules.plain,
+            self.rules.plain,
             self.board.layout(self.side),
             self.board.layout(self.side.other),
             self.dice,

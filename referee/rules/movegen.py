@@ -296,7 +296,7 @@ def legal_plays(rules: TurnRules, board: Board, side: Side, dice: tuple[int, int
     if engine.native is None:
         return python_legal_plays(rules, board, side, dice)
     found = engine.native.legal_plays(
-        *rules.plain, board.layout(side), board.layout(side.other), dice
+        rules.plain, board.layout(side), board.layout(side.other), dice
     )
     return [
         Play(native_steps(steps), board.with_layouts(side, mine, theirs))
