@@ -1,13 +1,13 @@
 //! Judging a written play (RULES.md A6, NOTATION.md §4): the twin of `PlayJudge.judge` in
 //! `referee/rules/judge.py` for the plays it accepts without a word to say.
 //!
-//! The native judge answers only when the play is legal and draws no warning; every other
-//! play is declined, and the Python engine, the one place that words rule problems and
-//! warnings, judges it again.
+//! The native judge answers only when the play is legal, with the single moves it was
+//! matched to (so that Python words any warning about `*` marks); every other play is
+//! declined, and the Python engine, the one place that words rule problems, judges it again.
 
 use std::collections::HashSet;
 
-use crate::board::{Dice, Layout, Play, Step, BAR, CELLS, OFF};
+use crate::board::{Dice, Layout, Play, Step, BAR, OFF};
 use crate::movegen::{apply_steps, head_limit_in_force, legal_plays};
 use crate::variants::{JudgeMode, TurnRules};
 
@@ -19,14 +19,17 @@ pub struct WrittenMove {
     pub mark: bool,
 }
 
-/// A legal play without warnings: the layouts after it, the canonical legal play when the
-/// judge enumerated, and the single moves played.
+/// A legal play: the layouts after it, the canonical legal play when the judge enumerated,
+/// the single moves played (as written, or the legal play's own), and the decomposition of
+/// the written moves that matched (`played` with, per step, the written move it belongs to).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Accepted {
     pub mine: Layout,
     pub theirs: Layout,
     pub play: Option<Play>,
     pub steps: Vec<Step>,
+    pub played: Vec<Step>,
+    pub owners: Vec<usize>,
 }
 
 /// Steps as `(from, die)` plus, per step, the index of the written move it belongs to.
@@ -50,7 +53,7 @@ struct Match {
 }
 
 impl Judge<'_> {
-    /// The play `moves` if it is legal and draws no warning; None when Python must judge.
+    /// The play `moves` if it is legal; None when Python must judge (and word) it.
     pub fn accept(&self, moves: &[WrittenMove], canonical: bool) -> Option<Accepted> {
         if !self.well_formed(moves) {
             return None;
@@ -66,6 +69,8 @@ impl Judge<'_> {
                 theirs: play.theirs,
                 play: Some(play),
                 steps: Vec::new(),
+                played: Vec::new(),
+                owners: Vec::new(),
             });
         }
         let candidates = candidates(moves, self.dice);
@@ -82,19 +87,18 @@ impl Judge<'_> {
                 self.rules.head_limit,
             ) {
                 if steps.len() == self.dice.full() || applied.game_over {
-                    if has_warnings(moves, &applied.steps, owners) {
-                        return None;
-                    }
                     return Some(Accepted {
                         mine: applied.mine,
                         theirs: applied.theirs,
                         play: None,
+                        played: applied.steps.clone(),
                         steps: applied.steps,
+                        owners: owners.clone(),
                     });
                 }
             }
         }
-        self.by_enumeration(moves, &candidates)
+        self.by_enumeration(&candidates)
     }
 
     /// Points, direction, bar and hit marks that no board can make right.
@@ -108,7 +112,7 @@ impl Judge<'_> {
         })
     }
 
-    fn by_enumeration(&self, moves: &[WrittenMove], candidates: &[Candidate]) -> Option<Accepted> {
+    fn by_enumeration(&self, candidates: &[Candidate]) -> Option<Accepted> {
         let legal = legal_plays(self.rules, self.mine, self.theirs, self.dice);
         let limit = head_limit_in_force(self.rules, self.mine, &legal).or(self.rules.head_limit);
         let mut matches = Vec::new();
@@ -140,13 +144,10 @@ impl Judge<'_> {
         }
         // As written first, then in candidate order (larger die first).
         matches.sort_by_key(|m| !m.as_written);
-        let chosen = matches.first()?;
-        if matches.iter().any(|m| m.play != chosen.play) {
+        if matches.iter().any(|m| m.play != matches[0].play) {
             return None; // ambiguous: Python names it
         }
-        if has_warnings(moves, &chosen.played, &chosen.owners) {
-            return None;
-        }
+        let chosen = matches.into_iter().next()?;
         let play = legal.into_iter().nth(chosen.play)?;
         let steps = if chosen.as_written {
             chosen.played.clone()
@@ -158,6 +159,8 @@ impl Judge<'_> {
             theirs: play.theirs,
             play: Some(play),
             steps,
+            played: chosen.played,
+            owners: chosen.owners,
         })
     }
 
@@ -299,27 +302,4 @@ fn hits_on_the_way(played: &[Step], owners: &[usize]) -> bool {
         .iter()
         .zip(owners.windows(2))
         .any(|(step, pair)| step.hit && pair[0] == pair[1])
-}
-
-/// Whether the Python engine would warn about `*` marks: a written move's mark against
-/// the last step of it (identical moves form one group), or a hit on the way.
-fn has_warnings(moves: &[WrittenMove], played: &[Step], owners: &[usize]) -> bool {
-    if !played.iter().any(|s| s.hit) && !moves.iter().any(|m| m.mark) {
-        return false;
-    }
-    let mut last_hit = [None; CELLS];
-    for (step, &owner) in played.iter().zip(owners) {
-        last_hit[owner] = Some(step.hit);
-    }
-    let mut groups: Vec<(WrittenMove, bool)> = Vec::new();
-    for (index, written) in moves.iter().enumerate() {
-        let Some(hit) = last_hit.get(index).copied().flatten() else {
-            continue;
-        };
-        match groups.iter_mut().find(|(m, _)| m == written) {
-            Some(group) => group.1 |= hit,
-            None => groups.push((*written, hit)),
-        }
-    }
-    groups.iter().any(|(m, hit)| *hit != m.mark) || hits_on_the_way(played, owners)
 }

@@ -33,6 +33,8 @@ type Judged<'py> = (
     Bound<'py, PyTuple>,
     Option<PlayTuple<'py>>,
     Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    Vec<usize>,
 );
 
 /// `TurnRules.plain` of the Python engine: variant id, head limit, head limit if needed,
@@ -98,8 +100,9 @@ fn legal_plays<'py>(
     Ok(plays.iter().map(|play| play_tuple(py, play)).collect())
 }
 
-/// The written play judged: `(mine, theirs, play or None, steps)` when it is legal and
-/// draws no warning, None when the Python engine must judge it.
+/// The written play judged: `(mine, theirs, play or None, steps, played, owners)` when it
+/// is legal (Python words any warning from `played` and `owners`), None when the Python
+/// engine must judge it.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn judge<'py>(
@@ -137,6 +140,8 @@ fn judge<'py>(
         layout_tuple(py, &accepted.theirs),
         accepted.play.as_ref().map(|play| play_tuple(py, play)),
         steps_tuple(py, &accepted.steps),
+        steps_tuple(py, &accepted.played),
+        accepted.owners,
     )))
 }
 

@@ -261,7 +261,7 @@ fn a_legal_play_written_as_one_move_per_checker_is_accepted() {
 }
 
 #[test]
-fn plays_breaking_a_rule_or_drawing_a_warning_are_left_to_python() {
+fn plays_breaking_a_rule_are_left_to_python_and_hits_are_reported_for_its_warnings() {
     let start = layout(NARDY_START);
     let dice = Dice::new(5, 3).unwrap();
     let nardy = default_rules(Variant::LongNardy, &start, &start, dice);
@@ -272,16 +272,17 @@ fn plays_breaking_a_rule_or_drawing_a_warning_are_left_to_python() {
     );
     assert_eq!(judge.accept(&written(&[(24, 16, true)]), false), None);
     assert_eq!(judge.accept(&written(&[(16, 24, false)]), false), None);
-    // Backgammon: a hit not marked is legal but draws a warning.
+    // Backgammon: a hit not marked is legal; Python warns from the matched single moves.
     let mine = layout(&[(24, 1)]);
     let theirs = layout(&[(5, 1), (1, 2)]);
     let dice = Dice::new(6, 4).unwrap();
     let bg = default_rules(Variant::Backgammon, &mine, &theirs, dice);
     let judge = judge_in(&bg, &mine, &theirs, dice);
-    assert_eq!(
-        judge.accept(&written(&[(24, 20, false), (20, 14, false)]), false),
-        None
-    );
+    let unmarked = judge
+        .accept(&written(&[(24, 20, false), (20, 14, false)]), false)
+        .unwrap();
+    assert_eq!(unmarked.played[0], step(24, 20, 4, true));
+    assert_eq!(unmarked.owners, vec![0, 1]);
     let marked = judge
         .accept(&written(&[(24, 20, true), (20, 14, false)]), false)
         .unwrap();

@@ -130,8 +130,8 @@ class PlayJudge:
     def judge(self, moves: Sequence[WrittenMove], canonical: bool = True) -> Judgement:
         """Whether ``moves`` is a legal play; with ``canonical`` the legal play is named.
 
-        The native engine, when in use, answers the legal plays that draw no warning;
-        everything else is judged (and worded) here.
+        The native engine, when in use, answers the legal plays (their warnings are worded
+        here); everything else is judged and worded here.
         """
         if engine.native is not None:
             accepted = self._native_judgement(moves, canonical)
@@ -154,7 +154,7 @@ class PlayJudge:
     # -- the ways to decide ----------------------------------------------------------------
 
     def _native_judgement(self, moves: Sequence[WrittenMove], canonical: bool) -> Judgement | None:
-        """The native engine's judgement of a legal play without warnings (None: declined)."""
+        """The native engine's judgement of a legal play (None: declined)."""
         assert engine.native is not None
         answer = engine.native.judge(
             self.rules.plain,
@@ -167,10 +167,11 @@ class PlayJudge:
         )
         if answer is None:
             return None
-        mine, theirs, play, steps = answer
+        mine, theirs, play, steps, played, owners = answer
         board = self.board.with_layouts(self.side, mine, theirs)
         legal = None if play is None else Play(native_steps(play[0]), board)
-        return Judgement(True, board, legal, None, (), (), native_steps(steps))
+        warnings = _mark_warnings(moves, native_steps(played), owners)
+        return Judgement(True, board, legal, None, warnings, (), native_steps(steps))
 
     def _quick(self, moves: Sequence[WrittenMove], candidate: Candidate) -> Judgement | None:
         """Accept a literal play that uses every die without enumerating (None: not sure)."""
