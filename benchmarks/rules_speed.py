@@ -3,7 +3,9 @@
 Run with ``make bench`` (or ``.venv/bin/python benchmarks/rules_speed.py``). Prints, for
 each engine available (Python, and native when built), positions/s for enumeration and
 turns/s for replaying the 2,000 OpenSpiel games, and, where ``gnubg_nn`` is installed, its
-``moves`` on the same positions and the ratio.
+``moves`` on the same positions and the ratio. "packed" is the native module called
+directly (plays as packed bytes, as gnubg_nn answers with position ids); the engines'
+figures include building the Python ``Play`` objects every caller gets.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.rules import engine
+from referee.rules.board import Board, Side
 from referee.rules.judge import PlayJudge, WrittenMove
 from referee.rules.movegen import legal_plays
 from referee.rules.options import Options
@@ -87,8 +91,21 @@ def main() -> None:
 
     theirs = best_rate(len(boards), gnubg_all)
     print(f"gnubg_nn.moves: {theirs:,.0f} positions/s")
+    if engine.native is not None:
+        rates["native, packed"] = packed_rate(engine.native, inputs)
+        print(f"[native, packed] enumeration: {rates['native, packed']:,.0f} positions/s")
     for name, ours in rates.items():
         print(f"[{name}] ours / gnubg_nn = {ours / theirs:.3f}")
+
+
+def packed_rate(native: ModuleType, inputs: list[tuple[Board, Side, tuple[int, int]]]) -> float:
+    """The native module's own rate: every play's steps and resulting position as packed
+    bytes (gnubg_nn.moves answers with position ids), no Python ``Play`` objects."""
+    calls = [
+        (Backgammon.turn_rules(b, s, d, OPTIONS).plain, b.layout(s), b.layout(s.other), d)
+        for b, s, d in inputs
+    ]
+    return best_rate(len(calls), lambda: [native.legal_plays(*call) for call in calls])
 
 
 def engines() -> list[str]:

@@ -43,47 +43,96 @@ pub struct StepFailure {
 
 type Key = [u8; 2 * CELLS];
 
-/// FNV-1a: the search keys are short byte strings hashed millions of times.
+/// A multiply-rotate hash (rustc's Fx) over 8-byte words: the search keys are short byte
+/// strings hashed millions of times, and need no defence against chosen collisions.
 #[derive(Default)]
-struct Fnv(u64);
+struct WordHasher(u64);
 
-impl Hasher for Fnv {
+const SEED: u64 = 0x517c_c1b7_2722_0a95;
+
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
+    }
+}
+
+impl Hasher for WordHasher {
     fn finish(&self) -> u64 {
         self.0
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        let mut hash = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &byte in bytes {
-            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut eight = [0; 8];
+            eight.copy_from_slice(word);
+            self.add(u64::from_le_bytes(eight));
         }
-        self.0 = hash;
+        for &byte in words.remainder() {
+            self.add(u64::from(byte));
+        }
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.add(value as u64);
     }
 }
 
-type FnvMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
+type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
 
-/// Search results in the order first found: resulting layouts -> (first steps, dice used).
-#[derive(Default)]
-struct Found {
-    index: FnvMap<Key, usize>,
-    entries: Vec<(Key, Vec<Step>, usize)>,
+/// At most four steps, kept without a heap allocation.
+#[derive(Clone, Copy)]
+struct Steps {
+    items: [Step; 4],
+    len: usize,
 }
 
+impl Steps {
+    fn of(steps: &[Step]) -> Steps {
+        let mut items = [Step {
+            from: 0,
+            to: 0,
+            die: 0,
+            hit: false,
+        }; 4];
+        items[..steps.len()].copy_from_slice(steps);
+        Steps {
+            items,
+            len: steps.len(),
+        }
+    }
+
+    fn as_slice(&self) -> &[Step] {
+        &self.items[..self.len]
+    }
+}
+
+/// Search results in the order first found: resulting layouts -> (first steps, dice used).
+struct Found {
+    index: FastMap<Key, usize>,
+    entries: Vec<(Key, Steps, usize)>,
+}
+
+/// Room for the plays of most turns without growing (a turn has about 20 leaves).
+const EXPECTED_LEAVES: usize = 64;
+
 impl Found {
+    fn new() -> Found {
+        Found {
+            index: FastMap::with_capacity_and_hasher(EXPECTED_LEAVES, Default::default()),
+            entries: Vec::with_capacity(EXPECTED_LEAVES),
+        }
+    }
+
     /// Keep `steps` for `key` unless the key is known with at least as many dice used.
     fn offer(&mut self, key: Key, steps: &[Step], used: usize) {
         match self.index.get(&key) {
             None => {
                 self.index.insert(key, self.entries.len());
-                self.entries.push((key, steps.to_vec(), used));
+                self.entries.push((key, Steps::of(steps), used));
             }
             Some(&at) if self.entries[at].2 < used => {
-                self.entries[at].1 = steps.to_vec();
+                self.entries[at].1 = Steps::of(steps);
                 self.entries[at].2 = used;
             }
             Some(_) => {}
@@ -106,7 +155,7 @@ struct Turn {
     block_timing: Option<BlockTiming>,
     record_every_node: bool,
     found: Found,
-    seen: FnvMap<[u8; CELLS + 2], ()>,
+    seen: FastMap<[u8; CELLS + 2], ()>,
 }
 
 impl Turn {
@@ -121,8 +170,8 @@ impl Turn {
             block: rules.block.map(|block| block.rule),
             block_timing: timing,
             record_every_node: timing == Some(BlockTiming::EndOfTurn),
-            found: Found::default(),
-            seen: FnvMap::default(),
+            found: Found::new(),
+            seen: FastMap::default(),
         }
     }
 
@@ -248,19 +297,16 @@ impl Turn {
 
     // -- the search ---------------------------------------------------------------------
 
-    /// The points (at most `below`) from which `die` may be played now, highest first.
-    fn movable(&self, die: usize, head_used: u8, below: usize, into: &mut Vec<usize>) {
+    /// The points (at most `below`) from which `die` may be played now, as a bit set
+    /// (bit p for point p; `highest_first` walks it in the search's order).
+    fn movable(&self, die: usize, head_used: u8, below: usize) -> u32 {
         let me = &self.me;
-        into.clear();
         let skip_head = self.head_closed(head_used);
         let bearing = self.home_and_below_empty(HOME_TOP + 1, CELLS);
-        let candidates: &mut dyn Iterator<Item = usize> = if me[BAR] > 0 {
-            &mut std::iter::once(BAR)
-        } else {
-            &mut (1..=below).rev().filter(|&point| me[point] > 0)
-        };
-        for point in candidates {
-            if skip_head && point == HEAD {
+        let (low, high) = if me[BAR] > 0 { (BAR, BAR) } else { (1, below) };
+        let mut allowed = 0;
+        for (point, &count) in me.iter().enumerate().take(high + 1).skip(low) {
+            if count == 0 || (skip_head && point == HEAD) {
                 continue;
             }
             if point > die {
@@ -273,8 +319,9 @@ impl Turn {
             {
                 continue;
             }
-            into.push(point);
+            allowed |= 1 << point;
         }
+        allowed
     }
 
     fn search(&mut self, dice: &[u8], depth: usize, steps: &mut Vec<Step>, head_used: u8) {
@@ -308,14 +355,13 @@ impl Turn {
             Some(last) if doubles && self.hitting => usize::from(last.from),
             _ => 24,
         };
-        let mut points = Vec::with_capacity(16);
-        self.movable(die, head_used, below, &mut points);
+        let mut points = self.movable(die, head_used, below);
         if depth == 1 && dice[0] < dice[1] && self.block.is_none() {
-            not_found_yet(&steps[0], die, &mut points);
+            points = not_found_yet(&steps[0], die, points);
         }
         let last = depth == total - 1 && !every_node;
         let mut moved = false;
-        for point in points {
+        for point in highest_first(points) {
             let (target, hit) = self.play(point, die);
             if !every_node && self.block.is_some() && self.blocks_illegally(target) {
                 self.undo(point, target, hit);
@@ -345,11 +391,23 @@ impl Turn {
 
 /// In the smaller-die-first order, only the second steps the larger-die-first order has not
 /// found already: continuing the first checker, or bearing off (see the Python engine).
-fn not_found_yet(first: &Step, die: usize, points: &mut Vec<usize>) {
+fn not_found_yet(first: &Step, die: usize, points: u32) -> u32 {
     if usize::from(first.from) == BAR || usize::from(first.to) == OFF {
-        return;
+        return points;
     }
-    points.retain(|&point| point == usize::from(first.to) || point <= die);
+    points & (((1 << (die + 1)) - 1) | (1 << first.to))
+}
+
+/// The points of a bit set, highest first.
+fn highest_first(mut points: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if points == 0 {
+            return None;
+        }
+        let point = 31 - points.leading_zeros() as usize;
+        points &= !(1 << point);
+        Some(point)
+    })
 }
 
 fn search(
@@ -389,14 +447,19 @@ pub fn legal_plays(rules: &TurnRules, mine: &Layout, theirs: &Layout, dice: Dice
         }];
     }
     let best = found.best();
-    let mut kept: Vec<(Key, Vec<Step>)> = found
+    let mut kept: Vec<(Key, Steps)> = found
         .entries
         .into_iter()
         .filter(|entry| entry.2 == best)
         .map(|(key, steps, _)| (key, steps))
         .collect();
-    if best == 1 && !dice.is_double() && kept.iter().any(|(_, steps)| steps[0].die == dice.high) {
-        kept.retain(|(_, steps)| steps[0].die == dice.high);
+    if best == 1
+        && !dice.is_double()
+        && kept
+            .iter()
+            .any(|(_, steps)| steps.items[0].die == dice.high)
+    {
+        kept.retain(|(_, steps)| steps.items[0].die == dice.high);
     }
     kept.into_iter()
         .map(|(key, steps)| {
@@ -405,7 +468,7 @@ pub fn legal_plays(rules: &TurnRules, mine: &Layout, theirs: &Layout, dice: Dice
             mine.copy_from_slice(&key[..CELLS]);
             theirs.copy_from_slice(&key[CELLS..]);
             Play {
-                steps,
+                steps: steps.as_slice().to_vec(),
                 mine,
                 theirs,
             }

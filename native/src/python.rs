@@ -7,9 +7,9 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyBytes, PyTuple};
 
-use crate::board::{layout_from_slice, Dice, Layout, Play, Step};
+use crate::board::{layout_from_slice, Dice, Layout, Play, Step, CELLS};
 use crate::judge::{Judge, WrittenMove};
 use crate::movegen;
 use crate::notation;
@@ -84,7 +84,9 @@ fn layouts(mine: &[u8], theirs: &[u8]) -> Result<(Layout, Layout), Error> {
     Ok((layout_from_slice(mine)?, layout_from_slice(theirs)?))
 }
 
-/// Every legal play: `(steps, mine, theirs)` with steps as `(from, to, die, hit)`.
+/// Every legal play, packed one after another into bytes (one Python object, however many
+/// plays): the number of steps, four bytes a step (from, to, die, hit), then the mover's 26
+/// counts and the opponent's.
 #[pyfunction]
 fn legal_plays<'py>(
     py: Python<'py>,
@@ -92,12 +94,21 @@ fn legal_plays<'py>(
     mine: Vec<u8>,
     theirs: Vec<u8>,
     dice: (u8, u8),
-) -> PyResult<Vec<PlayTuple<'py>>> {
+) -> PyResult<Bound<'py, PyBytes>> {
     let rules = turn_rules(&rules)?;
     let (mine, theirs) = layouts(&mine, &theirs)?;
     let dice = Dice::new(dice.0, dice.1)?;
-    let plays = py.allow_threads(|| movegen::legal_plays(&rules, &mine, &theirs, dice));
-    Ok(plays.iter().map(|play| play_tuple(py, play)).collect())
+    let plays = movegen::legal_plays(&rules, &mine, &theirs, dice);
+    let mut packed = Vec::with_capacity(plays.len() * (1 + 2 * CELLS + 16));
+    for play in &plays {
+        packed.push(play.steps.len() as u8);
+        for step in &play.steps {
+            packed.extend([step.from, step.to, step.die, u8::from(step.hit)]);
+        }
+        packed.extend(play.mine);
+        packed.extend(play.theirs);
+    }
+    Ok(PyBytes::new_bound(py, &packed))
 }
 
 /// The written play judged: `(mine, theirs, play or None, steps, played, owners)` when it

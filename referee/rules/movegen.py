@@ -295,13 +295,28 @@ def legal_plays(rules: TurnRules, board: Board, side: Side, dice: tuple[int, int
     """
     if engine.native is None:
         return python_legal_plays(rules, board, side, dice)
-    found = engine.native.legal_plays(
+    packed = engine.native.legal_plays(
         rules.plain, board.layout(side), board.layout(side.other), dice
     )
-    return [
-        Play(native_steps(steps), board.with_layouts(side, mine, theirs))
-        for steps, mine, theirs in found
-    ]
+    return unpack_plays(packed, board, side)
+
+
+def unpack_plays(packed: bytes, board: Board, side: Side) -> list[Play]:
+    """The native engine's plays, packed one after another as: the number of steps, four
+    bytes a step (from, to, die, hit), then the mover's 26 counts and the opponent's."""
+    plays = []
+    at, end, cells = 0, len(packed), len(board.white)
+    while at < end:
+        stop = at + 1 + 4 * packed[at]
+        steps = tuple(
+            Step(packed[i], packed[i + 1], packed[i + 2], packed[i + 3] == 1)
+            for i in range(at + 1, stop, 4)
+        )
+        mine = tuple(packed[stop : stop + cells])
+        theirs = tuple(packed[stop + cells : stop + 2 * cells])
+        plays.append(Play(steps, board.with_layouts(side, mine, theirs)))
+        at = stop + 2 * cells
+    return plays
 
 
 def native_steps(steps: Sequence[tuple[int, int, int, bool]]) -> tuple[Step, ...]:
