@@ -33,8 +33,7 @@ type Judged<'py> = (
     Bound<'py, PyTuple>,
     Option<PlayTuple<'py>>,
     Bound<'py, PyTuple>,
-    Bound<'py, PyTuple>,
-    Vec<usize>,
+    Option<(Bound<'py, PyTuple>, Vec<usize>)>,
 );
 
 /// `TurnRules.plain` of the Python engine: variant id, head limit, head limit if needed,
@@ -111,9 +110,10 @@ fn legal_plays<'py>(
     Ok(PyBytes::new_bound(py, &packed))
 }
 
-/// The written play judged: `(mine, theirs, play or None, steps, played, owners)` when it
-/// is legal (Python words any warning from `played` and `owners`), None when the Python
-/// engine must judge it.
+/// The written play judged: `(mine, theirs, play or None, steps, marks)` when it is legal,
+/// None when the Python engine must judge it. `marks` is `(played, owners)`, from which
+/// Python words any warning about `*` marks, or None when nothing hits and nothing is
+/// marked (there is nothing to warn about).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn judge<'py>(
@@ -146,13 +146,13 @@ fn judge<'py>(
     let Some(accepted) = judge.accept(&moves, canonical) else {
         return Ok(None);
     };
+    let marks = moves.iter().any(|m| m.mark) || accepted.played.iter().any(|s| s.hit);
     Ok(Some((
         layout_tuple(py, &accepted.mine),
         layout_tuple(py, &accepted.theirs),
         accepted.play.as_ref().map(|play| play_tuple(py, play)),
         steps_tuple(py, &accepted.steps),
-        steps_tuple(py, &accepted.played),
-        accepted.owners,
+        marks.then(|| (steps_tuple(py, &accepted.played), accepted.owners)),
     )))
 }
 

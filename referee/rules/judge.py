@@ -167,10 +167,10 @@ class PlayJudge:
         )
         if answer is None:
             return None
-        mine, theirs, play, steps, played, owners = answer
+        mine, theirs, play, steps, marks = answer
         board = self.board.with_layouts(self.side, mine, theirs)
         legal = None if play is None else Play(native_steps(play[0]), board)
-        warnings = _mark_warnings(moves, native_steps(played), owners)
+        warnings = () if marks is None else _mark_warnings(moves, native_steps(marks[0]), marks[1])
         return Judgement(True, board, legal, None, warnings, (), native_steps(steps))
 
     def _quick(self, moves: Sequence[WrittenMove], candidate: Candidate) -> Judgement | None:
