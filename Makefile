@@ -13,7 +13,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 
-.PHONY: install native native-check test lint serve bench openapi clean
+.PHONY: install native native-check fuzz test lint serve bench openapi clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,12 @@ native native-check:
 endif
 
 install: $(STAMP) native
+
+# A bounded fuzzing run of the native core (not in CI): cargo-fuzz needs the nightly toolchain.
+FUZZ_SECONDS ?= 60
+fuzz:
+	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+	cd native && cargo +nightly fuzz run judge -- -max_total_time=$(FUZZ_SECONDS)
 
 lint: install
 	$(BIN)/ruff check .
