@@ -31,7 +31,7 @@ ifdef HAVE_CARGO
 native: $(NATIVE_STAMP)
 
 native-check:
-	cd native && cargo fmt --check
+	cd native && cargo fmt --check && cd fuzz && cargo fmt --check
 	cd native && cargo clippy --quiet --all-targets --all-features -- -D warnings
 	cd native && cargo test --quiet
 else

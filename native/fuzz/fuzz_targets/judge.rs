@@ -71,7 +71,9 @@ fuzz_target!(|data: &[u8]| {
     assert!(!legal.is_empty());
     let used = legal[0].steps.len();
     let whole = |play: &Play| checkers(&play.mine) == 15 && checkers(&play.theirs) == 15;
-    assert!(legal.iter().all(|play| play.steps.len() == used && whole(play)));
+    assert!(legal
+        .iter()
+        .all(|play| play.steps.len() == used && whole(play)));
     let moves: Vec<WrittenMove> = (0..input.byte() % 6)
         .map(|_| WrittenMove {
             from: u32::from(input.byte()) % 40,
