@@ -352,7 +352,9 @@ class _MatchChecker:
             issues.append(Issue("invalid_start_position", "wrong variant", line=game.line))
             return position
         # The game's first roll brings its own dice: the start is always "to roll".
-        return replace(position, board=given.board, turn=given.turn, cube=given.cube)
+        # Without the cube (option off, [CubeLimit "1"]) the cube field never counts.
+        start_cube = given.cube if cube is not None else None
+        return replace(position, board=given.board, turn=given.turn, cube=start_cube)
 
     def mismatch(self, verdict: GameVerdict, before: tuple[int, int]) -> str | None:
         """Why the record's result differs from the rules' (None when they agree)."""
