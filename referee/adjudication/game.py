@@ -101,10 +101,10 @@ class GameChecker:
             result=unfinished(self.stake),
             crawford=setting.crawford_game,
         )
-        self._last_roll = max(
-            (i for i, action in enumerate(game.actions) if action.kind is ActionKind.ROLL),
-            default=-1,
-        )
+        rolls = [i for i, action in enumerate(game.actions) if action.kind is ActionKind.ROLL]
+        self._first_roll = rolls[0] if rolls else -1
+        self._last_roll = rolls[-1] if rolls else -1
+        self._from_start = start.board == start.variant.start_board()
 
     @property
     def stake(self) -> Stake:
@@ -244,6 +244,8 @@ class GameChecker:
             self.warn(action, "unknown_play", f"{action.text!r}: the record does not say the play")
             self.awaiting_resignation = True
             return
+        if self.opening_doublet(index, action, dice):
+            return
         moves = [WrittenMove(m.from_point, m.to_point, m.hit) for m in action.play.moves]
         judge = PlayJudge(self.variant, self.position.board, side, dice, self.options)
         verdict = judge.judge(moves, canonical=False)
@@ -263,6 +265,24 @@ class GameChecker:
             self.awaiting_resignation = True
             return
         self.illegal_play(action, side, moves, verdict)
+
+    def opening_doublet(self, index: int, action: ActionText, dice: tuple[int, int]) -> bool:
+        """Report a doublet as the first roll from the start where the variant forbids it
+        (RULES.md 14.2); True when checking stops there."""
+        if self.variant.opening_doublets or dice[0] != dice[1]:
+            return False
+        if index != self._first_roll or not self._from_start:
+            return False
+        self.error(
+            action,
+            "illegal_play",
+            "the first play of a game from the start uses the two different opening dice"
+            " (RULES.md 14.2)",
+            rule="opening_doublet",
+            play=action.text.partition(":")[2].strip(),
+            stop=self.setting.mode is not Mode.CONDONE,
+        )
+        return self.stopped
 
     def _result_follows(self, index: int) -> bool:
         return any(a.kind is ActionKind.WIN for a in self.game.actions[index + 1 :])

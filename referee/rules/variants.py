@@ -76,6 +76,9 @@ class Variant:
     has_cube: ClassVar[bool]
     start: ClassVar[tuple[tuple[int, int], ...]]
     """The starting checkers of each side: (own point, count) pairs."""
+    opening_doublets: ClassVar[bool]
+    """The first roll of a game from the start may be a doublet (nardy: the starter rolls
+    afresh, RULES.md 3.1; backgammon: he plays the two different opening dice, 14.2)."""
 
     @staticmethod
     def opposite(point: int) -> int:
@@ -141,6 +144,7 @@ class Backgammon(Variant):
     hitting = True
     has_cube = True
     start = ((24, 2), (13, 5), (8, 3), (6, 5))
+    opening_doublets = False
 
     @staticmethod
     def opposite(point: int) -> int:
@@ -161,6 +165,7 @@ class NardyVariant(Variant):
 
     hitting = False
     has_cube = False
+    opening_doublets = True
 
     @staticmethod
     def opposite(point: int) -> int:
