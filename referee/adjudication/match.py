@@ -238,11 +238,35 @@ class _MatchChecker:
                 before[1] + (points if winner is Side.BLACK else 0),
             )
             self.scores_after.append(computed)
-            if self.length and self.winner is None and max(computed) >= self.length:
+            ends_match = bool(self.length) and self.winner is None
+            ends_match = ends_match and max(computed) >= self.length
+            if ends_match:
                 self.winner = Side.WHITE if computed[0] >= self.length else Side.BLACK
+            self.check_match_claim(game, verdict, computed, ends_match)
             verdicts.append(verdict)
             previous = game
         return verdicts
+
+    def check_match_claim(
+        self, game: GameText, verdict: GameVerdict, score: tuple[int, int], ends_match: bool
+    ) -> None:
+        """Warn when a ``Wins`` line says "and the match" of a game that does not end it
+        (NOTATION.md §3-4: result text that disagrees with the replay)."""
+        claims = [a for a in game.actions if a.kind is ActionKind.WIN and a.and_the_match]
+        if not claims or ends_match:
+            return
+        if self.length:
+            why = f"the score is {score[0]}-{score[1]} in a {self.length}-point match"
+        else:
+            why = "a money session has no match to win"
+        verdict.warnings.append(
+            Issue(
+                "result_mismatch",
+                f'"and the match", but {why}',
+                line=claims[0].line,
+                column=claims[0].column,
+            )
+        )
 
     def score_before(
         self,
