@@ -40,7 +40,8 @@ VARIATIONS = {
 """``[Variation "..."]`` values this referee can check, to variant ids."""
 
 MAX_GAMES = 10_000
-_ON_OFF = {"on": True, "off": False}
+_FLAG_VALUES = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+"""The spellings real writers use for a flag tag's value (any case)."""
 _FLAG_TAGS = {"Crawford": "crawford", "Jacoby": "jacoby", "Beaver": "beavers"}
 
 
@@ -95,14 +96,28 @@ def header_options(
     tags = record.tags
     if variant.has_cube:
         for tag, option in _FLAG_TAGS.items():
-            flag = _ON_OFF.get(tags.get(tag, "").strip().lower())
-            if flag is not None:
+            if tag not in tags:
+                continue
+            flag = _FLAG_VALUES.get(tags[tag].strip().lower())
+            if flag is None:
+                warnings.append(
+                    Issue(
+                        "invalid_header",
+                        f"[{tag} {tags[tag]!r}] ignored: the value is one of On/Off,"
+                        " Yes/No, True/False",
+                    )
+                )
+            else:
                 found[option] = flag
         limit = tags.get("CubeLimit", "").strip()
         if limit == "1":
             found["cube"] = False
         elif re.fullmatch(r"[0-9]{1,6}", limit):
             found["cube_limit"] = int(limit)
+        elif "CubeLimit" in tags:
+            warnings.append(
+                Issue("invalid_header", f"[CubeLimit {limit!r}] ignored: the value is a number")
+            )
     if "Rules" in tags:
         try:
             found.update(parse_rules_text(tags["Rules"]))
