@@ -90,6 +90,8 @@ class PositionProblem:
 
     code: str
     message: str
+    field: str | None = None
+    """The field at fault (one of ``FIELD_NAMES``), when one field alone is."""
 
 
 _CELL = re.compile(r"(\d{1,2})([wb])")
@@ -251,12 +253,19 @@ def _format_state(position: PositionData) -> str:
     }[position.phase]
 
 
+def field_column(text: str, field: str) -> int | None:
+    """The 1-based column where the named field of a position string starts, if present."""
+    index = FIELD_NAMES.index(field)
+    starts = [match.start() + 1 for match in re.finditer(r"\S+", text)]
+    return starts[index] if index < len(starts) else None
+
+
 def validate_position(position: PositionData) -> list[PositionProblem]:
     """Every way the parsed position is impossible (empty when it is valid)."""
     problems: list[PositionProblem] = []
 
-    def problem(code: str, message: str) -> None:
-        problems.append(PositionProblem(code, message))
+    def problem(code: str, message: str, field: str | None = None) -> None:
+        problems.append(PositionProblem(code, message, field))
 
     nardy = position.variant != BACKGAMMON
     for index, (side, name) in enumerate((("w", "White"), ("b", "Black"))):
@@ -279,9 +288,13 @@ def validate_position(position: PositionData) -> list[PositionProblem]:
     if position.phase is Phase.DOUBLED and position.cube is not None and position.cube.value < 2:
         problem("cube_value", "with state d the cube field holds the value offered, at least 2")
     if position.cube is not None and position.cube.value & (position.cube.value - 1):
-        problem("cube_value", f"cube value {position.cube.value} is not a power of two")
+        problem("cube_value", f"cube value {position.cube.value} is not a power of two", "cube")
     if position.cube is not None and position.cube.value == 0:
-        problem("cube_value", "cube value 0 is not a power of two")
+        problem("cube_value", "cube value 0 is not a power of two", "cube")
+    if position.cube == CubeField(1, CubeOwner.WHITE) or position.cube == CubeField(
+        1, CubeOwner.BLACK
+    ):
+        problem("cube_owner", "a cube of 1 has no owner: it is centred, 1c", "cube")
     if position.turn is None and position.phase not in (Phase.ROLL, Phase.END):
         problem("turn_state", f"state {_format_state(position)} needs w or b in the turn field")
     if position.turn is not None and position.phase is Phase.END:

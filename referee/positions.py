@@ -10,6 +10,7 @@ from notation.positions import (
     CubeField,
     CubeOwner,
     PositionData,
+    field_column,
     format_position,
     parse_position,
     validate_position,
@@ -30,18 +31,22 @@ def read_position(text: str) -> Position:
         data = parse_position(text)
     except NotationError as error:
         raise InvalidNotationError(error.message, column=error.column) from None
-    return position_from_data(validated(data))
+    return position_from_data(validated(data, text))
 
 
-def validated(data: PositionData) -> PositionData:
-    """``data``, or InvalidPositionError listing every problem it has."""
+def validated(data: PositionData, text: str | None = None) -> PositionData:
+    """``data``, or InvalidPositionError listing every problem it has (with the column of
+    the field at fault when the position's ``text`` is known)."""
     problems = validate_position(data)
-    if problems:
-        raise InvalidPositionError(
-            "; ".join(problem.message for problem in problems),
-            problems=[{"code": problem.code, "message": problem.message} for problem in problems],
-        )
-    return data
+    if not problems:
+        return data
+    listed: list[dict[str, object]] = []
+    for problem in problems:
+        entry: dict[str, object] = {"code": problem.code, "message": problem.message}
+        if text is not None and problem.field is not None:
+            entry["column"] = field_column(text, problem.field)
+        listed.append(entry)
+    raise InvalidPositionError("; ".join(p.message for p in problems), problems=listed)
 
 
 def position_from_data(data: PositionData) -> Position:

@@ -671,3 +671,16 @@ def test_unknown_path_is_404(client: FlaskClient, path: str) -> None:
 def test_body_over_64_kib_is_413(client: FlaskClient, path: str) -> None:
     padded = BG_31 + " " * (64 * 1024)  # well-formed once split on whitespace
     assert_problem(post_to(client, path, padded), 413, "payload_too_large", path)
+
+
+def test_an_owned_cube_of_one_is_refused_with_its_column(client: FlaskClient) -> None:
+    position = bg(BG_START, tail="1w 0:0-0 -")
+    answer = post_to(client, "/v1/plays/legal", position)
+    assert_problem(answer, 422, "invalid_position", "/v1/plays/legal")
+    [problem] = answer.get_json()["problems"]
+    # The cube field starts right after the state field "31 ".
+    assert problem == {
+        "code": "cube_owner",
+        "message": problem["message"],
+        "column": position.index(" 1w ") + 2,
+    }
