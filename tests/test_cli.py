@@ -224,3 +224,10 @@ def test_argument_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[s
     out, err = capsys.readouterr()
     assert out == ""
     assert err.strip() and "Traceback" not in err
+
+
+def test_play_out_of_travel_order(capsys: pytest.CaptureFixture[str]) -> None:
+    # The long nardy head checker's 24/18/13 written second move first (RULES.md A6).
+    code, out, _ = run(capsys, "play", LN_65, "18/13 24/18")
+    assert code == 0
+    assert out.split()[0:3] == ["legal:", "24/18", "18/13"]

@@ -8,6 +8,7 @@ resulting position (default) or by the literal order of the steps (``judge=seque
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -160,14 +161,16 @@ class PlayJudge:
             literal_ok = isinstance(literal, Applied)
             if self.options.judge is Judge.SEQUENCE and not literal_ok:
                 continue
-            physical = self._physical(steps)
-            if physical is None:
-                continue
-            board, played = physical
-            play = by_board.get(board)
-            if play is not None:
-                hidden_hit = _hits_on_the_way(played, owners)
-                matches.append(_Match(play, played, owners, hidden_hit, literal_ok))
+            for order, (ordered, order_owners) in enumerate(self._orders(steps, owners)):
+                physical = self._physical(ordered)
+                play = None if physical is None else by_board.get(physical[0])
+                if physical is None or play is None:
+                    continue
+                played = physical[1]
+                hidden_hit = _hits_on_the_way(played, order_owners)
+                as_written = literal_ok and order == 0
+                matches.append(_Match(play, played, order_owners, hidden_hit, as_written))
+                break
         preferred = [match for match in matches if not match.hidden_hit] or matches
         distinct: dict[Board, _Match] = {}
         for match in sorted(preferred, key=lambda match: not match.as_written):
@@ -236,6 +239,23 @@ class PlayJudge:
         return Finding(str(reason), _message(self, reason, step, move, moves, used, best))
 
     # -- physical application -------------------------------------------------------------
+
+    def _orders(
+        self, steps: Sequence[tuple[int, int]], owners: Sequence[int]
+    ) -> Iterator[Candidate]:
+        """The steps as written, then, when judging by position (RULES.md A6), the written
+        moves in every other order: ``18/13 24/18`` is the play ``24/18 18/13``."""
+        yield tuple(steps), tuple(owners)
+        if self.options.judge is Judge.SEQUENCE:
+            return
+        moves: dict[int, list[tuple[int, int]]] = {}
+        for step, owner in zip(steps, owners, strict=True):
+            moves.setdefault(owner, []).append(step)
+        for order in itertools.islice(itertools.permutations(moves), 1, None):
+            yield (
+                tuple(step for owner in order for step in moves[owner]),
+                tuple(owner for owner in order for _ in moves[owner]),
+            )
 
     def _physical(self, steps: Sequence[tuple[int, int]]) -> tuple[Board, tuple[Step, ...]] | None:
         """The board the steps reach when only checkers' existence is enforced.

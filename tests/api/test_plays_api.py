@@ -684,3 +684,16 @@ def test_an_owned_cube_of_one_is_refused_with_its_column(client: FlaskClient) ->
         "message": problem["message"],
         "column": position.index(" 1w ") + 2,
     }
+
+
+def test_a_play_written_out_of_travel_order_is_legal_by_position(client: FlaskClient) -> None:
+    # RULES.md A6: 18/13 24/18 is the play 24/18 18/13 (6-5 from the start).
+    position = bg(BG_START, state="65")
+    answer = client.post("/v1/plays/check", json={"position": position, "play": "18/13 24/18"})
+    body = answer.get_json()
+    assert (answer.status_code, body["legal"], body["play"]) == (200, True, "24/18 18/13")
+    literal = client.post(
+        "/v1/plays/check",
+        json={"position": position, "play": "18/13 24/18", "options": {"judge": "sequence"}},
+    ).get_json()
+    assert (literal["legal"], literal["reason"]["code"]) == (False, "no_checker")
