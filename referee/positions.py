@@ -16,8 +16,9 @@ from notation.positions import (
     validate_position,
 )
 from notation.positions import Phase as TextPhase
+from notation.records.snowie import SnowieBoard
 from referee.errors import InvalidNotationError, InvalidPositionError
-from referee.rules.board import BAR, OFF, Board, Side
+from referee.rules.board import BAR, CHECKERS, OFF, Board, Side
 from referee.rules.position import Cube, Phase, Position
 from referee.rules.variants import Variant, find_variant
 
@@ -74,6 +75,30 @@ def position_from_data(data: PositionData) -> Position:
         score=data.score,
         crawford="c" in data.flags,
         post_crawford="p" in data.flags,
+    )
+
+
+def board_from_snowie(variant: type[Variant], snowie: SnowieBoard, mover: Side) -> Board:
+    """The board a gnubg ``Illegal play (...)`` edit sets, ``mover`` being the player whose
+    cell it is; InvalidPositionError when a side would have more than 15 checkers."""
+    positive_side = mover if snowie.positive_is_mover else mover.other
+    positive = [0] * 26
+    negative = [0] * 26
+    for index, count in enumerate(snowie.points):
+        if count > 0:
+            positive[index + 1] = count
+        elif count < 0:
+            negative[variant.opposite(index + 1)] = -count
+    positive[BAR], negative[BAR] = snowie.positive_bar, snowie.negative_bar
+    for layout in (positive, negative):
+        on_board = sum(layout)
+        if on_board > CHECKERS:
+            raise InvalidPositionError(f"the edit puts {on_board} checkers of one side in play")
+        layout[OFF] = CHECKERS - on_board
+    return (
+        Board(tuple(positive), tuple(negative))
+        if positive_side is Side.WHITE
+        else Board(tuple(negative), tuple(positive))
     )
 
 

@@ -10,10 +10,11 @@ from notation.errors import NotationError
 from notation.plays import format_play
 from notation.records.model import ActionKind, ActionText, GameText
 from notation.records.set_pos import parse_set_pos
+from notation.records.snowie import parse_snowie_cell
 from referee.adjudication.verdict import GameVerdict, Issue
 from referee.errors import RefereeError
 from referee.plays import play_moves, play_text
-from referee.positions import position_from_data, write_position
+from referee.positions import board_from_snowie, position_from_data, write_position
 from referee.rules.board import CHECKERS, Board, Side, Step
 from referee.rules.condone import play_physically
 from referee.rules.cube import MESSAGES, CubeContext, CubeRule, CubeState
@@ -420,16 +421,42 @@ class GameChecker:
         self.warn(action, "losses_line", f"{action.text!r} is not scored; the Wins line is")
 
     def edit(self, index: int, action: ActionText) -> None:
-        """A board edit: XG's ``Set Pos=`` is applied; a Snowie ``Illegal play (...)``
-        cannot be read, so the rest of the game is not checked."""
+        """A board edit: XG's ``Set Pos=`` line sets the board and cube; gnubg's ``NN:
+        Illegal play (...)`` cell sets the board its player's turn left. An edit that
+        cannot be read leaves the rest of the game unchecked."""
+        if action.dice is not None:
+            self.illegal_play_edit(action)
+            return
         try:
             edited = position_from_data(parse_set_pos(action.text))
         except (NotationError, RefereeError):
-            self.warn(action, "position_edit", f"{action.text[:40]!r}: the rest is not checked")
-            self.stopped = self.unchecked = True
+            self.unreadable_edit(action)
             return
         self.warn(action, "position_edit", f"{action.text[:40]!r}: the board is set")
         self.position = replace(self.position, board=edited.board, cube=edited.cube)
+
+    def illegal_play_edit(self, action: ActionText) -> None:
+        """gnubg's edit in place of a play: the game goes on from the decoded board with the
+        opponent to roll (as gnubg's importer reads it, FORMATS.md part 1 §4)."""
+        if self.after_end(action):
+            return
+        side = Side(action.side)
+        if self.position.turn is not None and side is not self.position.turn:
+            self.error(action, "impossible_action", "it is the other player's turn", "wrong_turn")
+            return
+        try:
+            board = board_from_snowie(self.variant, parse_snowie_cell(action.text), side)
+        except (NotationError, RefereeError):
+            self.unreadable_edit(action)
+            return
+        self.warn(action, "position_edit", "Illegal play (...): the board is set by an edit")
+        if self.first_mover is None:
+            self.first_mover = side
+        self.after_play(action, side, board)
+
+    def unreadable_edit(self, action: ActionText) -> None:
+        self.warn(action, "position_edit", f"{action.text[:40]!r}: the rest is not checked")
+        self.stopped = self.unchecked = True
 
 
 def canonical_actions(
