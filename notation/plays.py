@@ -142,28 +142,3 @@ def format_play(moves: Sequence[MoveText], dice: tuple[int, int] | None = None) 
         return parts
     prefix = f"{max(dice)}{min(dice)}:"
     return f"{prefix} {parts}" if parts else prefix
-
-
-def format_play_short(moves: Sequence[MoveText]) -> str:
-    """The display form (gnubg's ``FormatMove``): one checker's steps joined (``24/13``,
-    keeping a hit on the way, ``24/18*/13``), identical parts counted (``13/7(2)``)."""
-    chains: list[list[MoveText]] = []
-    for move in moves:
-        for chain in reversed(chains):
-            if chain[-1].to_point == move.from_point != OFF:
-                chain.append(move)
-                break
-        else:
-            chains.append([move])
-    texts: list[str] = []
-    for chain in chains:
-        shown = [point_text(chain[0].from_point)]
-        for index, move in enumerate(chain):
-            if move.hit or index == len(chain) - 1:
-                shown.append(point_text(move.to_point) + ("*" if move.hit else ""))
-        texts.append("/".join(shown))
-    counted: list[str] = []
-    for text in dict.fromkeys(texts):
-        count = texts.count(text)
-        counted.append(text if count == 1 else f"{text}({count})")
-    return " ".join(counted)

@@ -15,7 +15,6 @@ OFF: Final = 0
 BAR: Final = 25
 CHECKERS: Final = 15
 HOME_TOP: Final = 6
-POINTS: Final = range(1, 25)
 
 Layout = tuple[int, ...]
 """26 counts in a side's own numbering: [off, point 1, ..., point 24, bar]."""
@@ -73,10 +72,6 @@ class Step(NamedTuple):
     to_point: int
     die: int
     hit: bool = False
-
-    @property
-    def distance(self) -> int:
-        return self.from_point - self.to_point
 
 
 @dataclass(frozen=True, slots=True)
