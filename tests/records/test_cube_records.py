@@ -133,3 +133,43 @@ def test_without_the_cube_jacoby_reads_the_same_whether_the_field_is_1c_or_dash(
             2,
             False,
         )
+
+
+MONEY = '; [Beaver "On"]\n; [Jacoby "Off"]\n{limit}\n 0 point match\n\n Game 1\n A : 0    B : 0\n'
+
+
+def test_a_stray_beaver_under_condone_leaves_the_cube_alone() -> None:
+    text = MONEY.format(limit="") + (
+        "  1) 31: 8/5 6/5                 Beavers => 4\n"
+        "  2)  Drops\n"
+        "                                  Wins 1 point\n"
+    )
+    verdict = adjudicate(text, mode="condone").verdict
+    [game] = verdict.games
+    assert [error.rule for error in game.errors] == ["no_double_pending", "no_double_pending"]
+    assert game.result.cube == 1
+
+
+def test_a_beaver_past_the_cube_limit_is_an_illegal_cube_action() -> None:
+    text = MONEY.format(limit='; [CubeLimit "2"]') + (
+        "  1)                             31: 8/5 6/5\n"
+        "  2)  Doubles => 2                Beavers => 4\n"
+    )
+    [game] = adjudicate(text).verdict.games
+    assert [(error.code, error.rule) for error in game.errors] == [
+        ("illegal_cube_action", "cube_limit")
+    ]
+
+
+def test_a_pending_double_shows_the_value_offered() -> None:
+    # NOTATION.md §1: "With state d the value is the one offered". Bob doubles the centred
+    # cube: Alice must answer a 2 (still centred); after her take she owns the 2.
+    text = (
+        " 3 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
+        "  1) 31: 8/5 6/5                  Doubles => 2\n"
+        "  2)  Takes                      42: 8/4 6/4\n"
+    )
+    steps = adjudicate(text, replay=True).replays[0]
+    double, take = steps[1], steps[2]
+    assert double.position_after.split()[4:7] == ["w", "d", "2c"]
+    assert take.position_after.split()[4:7] == ["b", "-", "2w"]

@@ -45,3 +45,10 @@ def test_a_cube_limit_that_is_not_a_number_is_a_warning() -> None:
     [message] = header_warnings(verdict)
     assert "CubeLimit" in message
     assert verdict.options["cube_limit"] == 64  # the default stands
+
+
+def test_an_unknown_variation_is_a_verdict_not_an_error() -> None:
+    text = '; [Variation "NackGammon"]\n\n 3 point match\n\n Game 1\n A : 0    B : 0\n'
+    verdict = adjudicate(text).verdict
+    assert not verdict.valid
+    assert [e.code for e in verdict.games[0].errors] == ["unsupported_variant"]

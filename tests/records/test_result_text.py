@@ -37,3 +37,20 @@ def test_and_the_match_on_the_last_game_is_right() -> None:
 def test_and_the_match_in_a_money_session_is_a_warning() -> None:
     verdict = adjudicate(record(0, "Wins 1 point and the match")).verdict
     assert claims(verdict) == [("result_mismatch", 7)]
+
+
+def ln_record(wins: str) -> str:
+    return (
+        '; [Variation "Long Nardy"]\n\n 3 point match\n\n Game 1\n'
+        " Alice : 0                      Bob : 0\n"
+        "  1) 65: 24/13                  43: 24/20 20/17\n"
+        f"      {wins}\n"
+    )
+
+
+def test_long_nardy_resignations_are_never_koks_without_the_koks_option() -> None:
+    [game] = adjudicate(ln_record("Wins 3 points")).verdict.games
+    assert (game.result.kind, game.result.points) == ("mars", 2)
+    assert game.result_mismatch is not None
+    [game] = adjudicate(ln_record("Wins 3 points"), options={"koks": True}).verdict.games
+    assert (game.result.kind, game.result.points, game.result_mismatch) == ("koks", 3, None)

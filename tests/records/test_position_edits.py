@@ -1,7 +1,8 @@
-"""gnubg's ``NN: Illegal play (...)`` cells: a Snowie position in place of a play (FORMATS.md
-part 1 §4). The game goes on from the decoded board with a ``position_edit`` warning, read
-exactly as gnubg's own importer reads it (the differential tests import the same records
-into gnubg, a test-only peer)."""
+"""Board edits inside a game: XG's ``; Set Pos=`` lines and gnubg's ``NN: Illegal play
+(...)`` cells, a Snowie position in place of a play (FORMATS.md part 1 §4). The game goes on
+from the edited board with a ``position_edit`` warning; Snowie cells are read exactly as
+gnubg's own importer reads them (the differential tests import the same records into gnubg,
+a test-only peer)."""
 
 from __future__ import annotations
 
@@ -134,3 +135,12 @@ def test_an_unreadable_edit_leaves_the_rest_unchecked() -> None:
     assert game.errors == []
     assert [w.code for w in game.warnings] == ["position_edit"]
     assert (game.result.winner, game.result.termination) == ("w", "resign")
+
+
+def test_set_pos_edits_survive_the_canonical_record() -> None:
+    fixture = Path(__file__).parent / "fixtures" / "dialect_set_pos.mat"
+    written = write_mat(adjudicate(fixture.read_text()).canonical)
+    again = adjudicate(written)
+    assert again.verdict.valid
+    assert write_mat(again.canonical) == written
+    assert "; Set Pos=" in written
