@@ -16,7 +16,7 @@ from referee.api.auth import READ, WRITE
 from referee.archive import Archive
 from referee.errors import RefereeError
 from referee.matches import recheck
-from referee.plays import PlaysService
+from referee.plays_service import PlaysService
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 DEFAULT_DATABASE = "var/referee.sqlite3"

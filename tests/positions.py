@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from referee.rules.board import Board, Layout, Play, Side, layout_from
-from referee.rules.judge import Judgement, PlayJudge, WrittenMove
+from referee.rules.board import Board, Layout, Play, layout_from
+from referee.rules.judge import Judgement, PlayJudge
 from referee.rules.movegen import legal_plays
 from referee.rules.options import Options
 from referee.rules.variants import Variant
+from vocabulary import Move, Side
 
 Points = Mapping[int, str]
 DEFAULT = Options()
@@ -107,5 +108,5 @@ def judged(
     options: Options = DEFAULT,
 ) -> Judgement:
     """The rules' verdict on a written play of ``(from, to)`` moves (own numbering)."""
-    written = [WrittenMove(start, end) for start, end in moves]
+    written = [Move(start, end) for start, end in moves]
     return PlayJudge(variant, board, side, dice, options).judge(written)

@@ -12,15 +12,20 @@ from notation.records.model import ActionKind, ActionText, GameText
 from notation.records.set_pos import parse_set_pos
 from notation.records.snowie import parse_snowie_cell
 from referee.adjudication.verdict import GameVerdict, Issue
+from referee.bridge import (
+    board_from_snowie,
+    play_moves,
+    play_text,
+    position_from_data,
+    write_position,
+)
 from referee.errors import RefereeError
-from referee.plays import play_moves, play_text
-from referee.positions import board_from_snowie, position_from_data, write_position
-from referee.rules.board import CHECKERS, Board, Side, Step
+from referee.rules.board import Board, Step
 from referee.rules.condone import play_physically
 from referee.rules.cube import MESSAGES, CubeContext, CubeRule, CubeState
-from referee.rules.judge import Judgement, PlayJudge, WrittenMove
+from referee.rules.judge import Judgement, PlayJudge
 from referee.rules.options import DrawScoring, Judge, Options
-from referee.rules.position import Phase, Position
+from referee.rules.position import Position
 from referee.rules.scoring import (
     GameResult,
     Stake,
@@ -30,6 +35,7 @@ from referee.rules.scoring import (
     score_resignation,
     unfinished,
 )
+from vocabulary import CHECKERS, Move, Phase, Side
 
 
 class Mode(StrEnum):
@@ -247,7 +253,7 @@ class GameChecker:
             return
         if self.opening_doublet(index, action, dice):
             return
-        moves = [WrittenMove(m.from_point, m.to_point, m.hit) for m in action.play.moves]
+        moves = [Move(m.from_point, m.to_point, m.hit) for m in action.play.moves]
         judge = PlayJudge(self.variant, self.position.board, side, dice, self.options)
         verdict = judge.judge(moves, canonical=False)
         if verdict.legal and verdict.board is not None:
@@ -294,7 +300,7 @@ class GameChecker:
                 self.warn(action, warning.code, warning.message)
 
     def illegal_play(
-        self, action: ActionText, side: Side, moves: list[WrittenMove], verdict: Judgement
+        self, action: ActionText, side: Side, moves: list[Move], verdict: Judgement
     ) -> None:
         assert verdict.reason is not None
         alternatives = tuple(play_text(play.steps, self.literal) for play in verdict.alternatives)

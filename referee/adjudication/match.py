@@ -18,18 +18,19 @@ from referee.adjudication.game import (
     canonical_actions,
 )
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
+from referee.bridge import read_position
 from referee.errors import (
     InvalidNotationError,
     RefereeError,
     TooManyGamesError,
 )
-from referee.positions import read_position
-from referee.rules.board import Side, Step
+from referee.rules.board import Step
 from referee.rules.cube import MESSAGES, starting_cube_problem
 from referee.rules.options import Judge, Options
-from referee.rules.position import Cube, Phase, Position
+from referee.rules.position import Cube, Position
 from referee.rules.scoring import Stake, Termination, unfinished
 from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant
+from vocabulary import Phase, Side
 
 VARIATIONS = {
     "backgammon": "backgammon",

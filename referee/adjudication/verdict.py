@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee import RULES_REVISION, __version__
-from referee.rules.board import Side
 from referee.rules.scoring import GameResult
+from vocabulary import Side
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,27 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Final, NamedTuple
 
-OFF: Final = 0
-BAR: Final = 25
-CHECKERS: Final = 15
+from vocabulary import CHECKERS, OFF, Side
+
 HOME_TOP: Final = 6
 
 Layout = tuple[int, ...]
 """26 counts in a side's own numbering: [off, point 1, ..., point 24, bar]."""
-
-
-class Side(StrEnum):
-    """The two players; White is player 0, the left column of a .mat file."""
-
-    WHITE = "w"
-    BLACK = "b"
-
-    @property
-    def other(self) -> Side:
-        return Side.BLACK if self is Side.WHITE else Side.WHITE
 
 
 @dataclass(frozen=True, slots=True)

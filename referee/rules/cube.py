@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from referee.rules.board import Side
 from referee.rules.options import Options
 from referee.rules.position import Cube
+from vocabulary import Side
 
 
 class CubeRule(StrEnum):

@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from referee.errors import UnknownVariantError
-from referee.rules.board import BAR, CHECKERS, HOME_TOP, Board, Side, layout_from
+from referee.rules.board import HOME_TOP, Board, layout_from
 from referee.rules.options import (
     BACKGAMMON,
     KHACHAPURI,
@@ -23,6 +23,7 @@ from referee.rules.options import (
     HeadException,
     Options,
 )
+from vocabulary import BAR, CHECKERS, Side, VariantId
 
 
 class WinKind(StrEnum):
@@ -69,7 +70,7 @@ HEAD = 24
 class Variant:
     """Base class: the switches and hooks every variant defines."""
 
-    id: ClassVar[str]
+    id: ClassVar[VariantId]
     title: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]]
     hitting: ClassVar[bool]

@@ -7,13 +7,12 @@ import pytest
 from notation.errors import NotationError
 from notation.positions import (
     CubeField,
-    CubeOwner,
-    Phase,
     field_column,
     format_position,
     parse_position,
     validate_position,
 )
+from vocabulary import CubeOwner, Phase
 
 BG_START = "backgammon 2b,,,,,5w,,3w,,,,5b,5w,,,,3b,,5b,,,,,2w w0b0 w0b0 w 31 1c 0:0-0 -"
 LN_START = "long-nardy ,,,,,,,,,,,15b,,,,,,,,,,,,15w w0b0 w0b0 w 65 - 0:0-0 -"

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.rules.board import BAR, OFF, Side
 from referee.rules.variants import Backgammon, WinKind
 from tests.positions import DEFAULT, boards, judged, lay, legal
+from vocabulary import BAR, OFF, Side
 
 W, B = Side.WHITE, Side.BLACK
 SIDES = pytest.mark.parametrize("side", [W, B])

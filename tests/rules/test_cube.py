@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from referee.rules.board import Side
 from referee.rules.cube import (
     CubeContext,
     CubeRule,
@@ -14,6 +13,7 @@ from referee.rules.cube import (
 )
 from referee.rules.options import Options
 from referee.rules.position import Cube
+from vocabulary import Side
 
 W, B = Side.WHITE, Side.BLACK
 MONEY = CubeContext(crawford_game=False, money=True, options=Options(beavers=True))

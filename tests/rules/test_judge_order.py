@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from referee.rules.board import Side
-from referee.rules.judge import PlayJudge, WrittenMove
+from referee.rules.judge import PlayJudge
 from referee.rules.options import Judge, Options
 from referee.rules.variants import VARIANTS, Backgammon, Variant
+from vocabulary import Move, Side
 
 # 6-5 from each variant's start: one checker 24/18/13 is legal in all three (long nardy's
 # head rule lets one checker leave the head; khachapuri has no head limit).
-TRAVEL_ORDER = [WrittenMove(24, 18), WrittenMove(18, 13)]
-OUT_OF_ORDER = [WrittenMove(18, 13), WrittenMove(24, 18)]
+TRAVEL_ORDER = [Move(24, 18), Move(18, 13)]
+OUT_OF_ORDER = [Move(18, 13), Move(24, 18)]
 
 
-def judged(variant: type[Variant], moves: list[WrittenMove], judge: Judge) -> PlayJudge:
+def judged(variant: type[Variant], moves: list[Move], judge: Judge) -> PlayJudge:
     return PlayJudge(variant, variant.start_board(), Side.WHITE, (6, 5), Options(judge=judge))
 
 
@@ -38,7 +38,7 @@ def test_by_sequence_the_literal_order_counts(variant: type[Variant]) -> None:
 
 def test_a_reordered_doublet_with_a_chain() -> None:
     # Backgammon 3-3 from the start: 13/10 10/7 8/5 6/3 written backwards is still legal.
-    written = [WrittenMove(6, 3), WrittenMove(8, 5), WrittenMove(10, 7), WrittenMove(13, 10)]
+    written = [Move(6, 3), Move(8, 5), Move(10, 7), Move(13, 10)]
     judge = PlayJudge(Backgammon, Backgammon.start_board(), Side.WHITE, (3, 3), Options())
     verdict = judge.judge(written)
     assert verdict.legal

@@ -17,8 +17,8 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import InvalidOptionError
-from referee.rules.board import Board, Side
-from referee.rules.judge import PlayJudge, WrittenMove
+from referee.rules.board import Board
+from referee.rules.judge import PlayJudge
 from referee.rules.options import (
     BlockRule,
     BlockTiming,
@@ -31,6 +31,7 @@ from referee.rules.options import (
 from referee.rules.variants import Khachapuri, LongNardy, WinKind, find_variant
 from tests.positions import boards as pos
 from tests.positions import judged, lay, legal
+from vocabulary import Move, Side
 
 W, B = Side.WHITE, Side.BLACK
 DEFAULT = Options()
@@ -131,7 +132,7 @@ def test_no_landing_on_an_opponent_point_and_no_hitting():
     result = plays(board, W, (3, 2))
     assert [p.board for p in result] == [Board(lay((5, 1)), board.black)]
     assert code(judge(board, W, (3, 2), [(10, 7)])) == "blocked_point"
-    hit = PlayJudge(LongNardy, board, W, (3, 2), DEFAULT).judge([WrittenMove(10, 7, True)])
+    hit = PlayJudge(LongNardy, board, W, (3, 2), DEFAULT).judge([Move(10, 7, True)])
     assert code(hit) == "no_hitting"
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from referee.rules.board import Side
 from referee.rules.options import Options
 from referee.rules.scoring import (
     Stake,
@@ -16,6 +15,7 @@ from referee.rules.scoring import (
 )
 from referee.rules.variants import Backgammon, Khachapuri, LongNardy, WinKind
 from tests.positions import DEFAULT, boards
+from vocabulary import Side
 
 W, B = Side.WHITE, Side.BLACK
 # White has borne off all 15; Black has none off, all on his 13 (not White's home): mars.
