@@ -37,9 +37,12 @@ def read_position(text: str) -> Position:
 
 
 def validated(data: PositionData, text: str | None = None) -> PositionData:
-    """``data``, or InvalidPositionError listing every problem it has (with the column of
-    the field at fault when the position's ``text`` is known)."""
-    problems = validate_position(data)
+    """``data``, or InvalidPositionError listing every problem it has, those of any position
+    and those its variant forbids (with the column of the field at fault when the
+    position's ``text`` is known)."""
+    variant = find_variant(data.variant)
+    board = position_from_data(data).board
+    problems = validate_position(data) + variant.position_problems(board, data.cube is not None)
     if not problems:
         return data
     listed: list[dict[str, object]] = []

@@ -63,7 +63,7 @@ class PlaysService:
 
     def __init__(self, position_text: str, options: Mapping[str, object] | None = None) -> None:
         self.position = read_position(position_text)
-        self.options = Options().updated(self.position.variant.id, options or {})
+        self.options = self.position.variant.options_with(options or {})
         self.literal = self.options.judge is Judge.SEQUENCE
         _require_playable(self.position, self.options)
         assert self.position.turn is not None and self.position.dice is not None

@@ -73,6 +73,16 @@ class Move:
     hit: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class PositionProblem:
+    """One reason a well-formed position is not a valid one: a stable code, a sentence and
+    the position string's field at fault (when one field alone is)."""
+
+    code: str
+    message: str
+    field: str | None = None
+
+
 def point_text(point: int) -> str:
     """A point as plays write it: ``bar``, ``off`` or its number."""
     return "bar" if point == BAR else "off" if point == OFF else str(point)

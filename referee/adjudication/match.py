@@ -29,16 +29,8 @@ from referee.rules.cube import MESSAGES, starting_cube_problem
 from referee.rules.options import Judge, Options
 from referee.rules.position import Cube, Position
 from referee.rules.scoring import Stake, Termination, unfinished
-from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant
+from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant, find_variation
 from vocabulary import Phase, Side
-
-VARIATIONS = {
-    "backgammon": "backgammon",
-    "short nardy": "backgammon",
-    "long nardy": "long-nardy",
-    "khachapuri": "khachapuri",
-}
-"""``[Variation "..."]`` values this referee can check, to variant ids."""
 
 MAX_GAMES = 10_000
 _FLAG_VALUES = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
@@ -83,10 +75,7 @@ def record_variant(record: MatchText, requested: str | None) -> type[Variant] | 
     if requested:
         return find_variant(requested)
     tag = record.tags.get("Variation")
-    if tag is None:
-        return Backgammon
-    name = VARIATIONS.get(tag.strip().lower())
-    return None if name is None else find_variant(name)
+    return Backgammon if tag is None else find_variation(tag)
 
 
 def header_options(
@@ -127,7 +116,7 @@ def header_options(
     checked: dict[str, object] = {}
     for name, value in found.items():
         try:
-            Options().updated(variant.id, {name: value})
+            variant.options_with({name: value})
         except RefereeError as error:
             warnings.append(Issue("invalid_header", f"header option ignored: {error.message}"))
         else:
@@ -167,14 +156,14 @@ def adjudicate_record(
     ]
     if variant is None:
         return _unchecked(record, Mode(mode), warnings)
-    effective = Options().updated(variant.id, header_options(record, variant, warnings))
-    effective = effective.updated(variant.id, options or {})
+    effective = variant.options_with(header_options(record, variant, warnings))
+    effective = variant.options_with(options or {}, effective)
     checker = _MatchChecker(record, variant, effective, Mode(mode), replay)
     games = checker.run()
     verdict = Verdict(
         variant=variant.id,
         mode=str(Mode(mode)),
-        options=effective.to_json(variant.id),
+        options=variant.options_json(effective),
         match=checker.summary(),
         games=tuple(games),
         warnings=tuple(warnings),
