@@ -12,6 +12,7 @@ from referee import __version__
 from referee.api import boards, matches, plays, records, reference
 from referee.api.problems import register_problem_handlers
 from referee.api.storage import init_storage
+from referee.web import blueprint as pages
 
 MAX_BODY = 16 * 1024 * 1024
 DEFAULT_DATABASE = "var/referee.sqlite3"
@@ -21,6 +22,7 @@ BLUEPRINTS = (
     matches.blueprint,
     reference.blueprint,
     boards.blueprint,
+    pages,
 )
 
 

@@ -34,6 +34,8 @@ def position_svg() -> Response:
         - {in: query, name: orientation, schema: {type: string, enum: [w, b], default: w}}
         - {in: query, name: size, schema: {type: integer, minimum: 16, maximum: 4096}}
         - {in: query, name: before, schema: {type: string}}
+        - {in: query, name: white, schema: {type: string, maxLength: 100, default: White}}
+        - {in: query, name: black, schema: {type: string, maxLength: 100, default: Black}}
       responses:
         200:
           description: The board
@@ -45,12 +47,16 @@ def position_svg() -> Response:
     position = read_position(args["position"])
     canonical = write_position(position)
     marked = changed_points(args["before"], canonical) if "before" in args else frozenset()
-    key = "|".join(
-        (DRAWING, canonical, args["orientation"], str(args.get("size")), args.get("before", ""))
-    )
+    players = (args["white"], args["black"])
+    options = (args["orientation"], str(args.get("size")), args.get("before", ""), *players)
+    key = "\n".join((DRAWING, canonical, *options))
     response = Response(
         board_svg(
-            position, orientation=Side(args["orientation"]), size=args.get("size"), last_play=marked
+            position,
+            orientation=Side(args["orientation"]),
+            size=args.get("size"),
+            last_play=marked,
+            players=players,
         ),
         mimetype=SVG,
     )

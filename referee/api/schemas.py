@@ -221,6 +221,8 @@ class BoardQuery(Schema):
     orientation = fields.String(load_default="w", validate=validate.OneOf(["w", "b"]))
     size = fields.Integer(validate=validate.Range(min=16, max=4096))
     before = fields.String(validate=validate.Length(min=1, max=MAX_TEXT))
+    white = fields.String(load_default="White", validate=validate.Length(min=1, max=100))
+    black = fields.String(load_default="Black", validate=validate.Length(min=1, max=100))
 
 
 class RecheckRequest(RequestSchema):
