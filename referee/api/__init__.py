@@ -12,7 +12,6 @@ from referee import __version__
 from referee.api import boards, matches, plays, records, reference
 from referee.api.problems import register_problem_handlers
 from referee.api.storage import init_storage
-from referee.web import blueprint as pages
 
 MAX_BODY = 16 * 1024 * 1024
 DEFAULT_DATABASE = "var/referee.sqlite3"
@@ -22,7 +21,6 @@ BLUEPRINTS = (
     matches.blueprint,
     reference.blueprint,
     boards.blueprint,
-    pages,
 )
 
 
@@ -42,6 +40,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     init_storage(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    from referee.web import blueprint as pages  # late: the pages use the API's modules
+
+    app.register_blueprint(pages)
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
