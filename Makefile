@@ -43,5 +43,8 @@ openapi: $(STAMP)
 browser:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
+screenshots: $(STAMP) browser
+	$(BIN)/python scripts/board_screenshots.py
+
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
