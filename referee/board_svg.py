@@ -442,8 +442,8 @@ _TURN_WORDS = {
 }
 
 _STYLE = (
-    "text{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:14px}"
-    ".number{font-size:12px;text-anchor:middle}"
+    "text{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:17px}"
+    ".number{font-size:13px;text-anchor:middle}"
     ".count{font-size:15px;font-weight:700;text-anchor:middle}"
     ".cube-value{font-size:18px;font-weight:700;text-anchor:middle;fill:%(text)s}"
     ".notice{font-size:16px;font-weight:700;text-anchor:middle;fill:%(text)s}"
