@@ -21,8 +21,7 @@ POSITIONS = {
     "long-nardy": "long-nardy 1b,,,1b,,,2b,,,,2w,8b,1w,,,1w,,,2w,1b,,,2b,9w"
     " w0b0 w0b0 b 53 - 0:0-0 -",
     # The 4 + 11 start played on; White has rolled 5-2.
-    "khachapuri": "khachapuri ,1b,1w,,,9w,,,1b,2w,,3b,,,1w,,,8b,,,,2b,,2w"
-    " w0b0 w0b0 w 52 - 0:0-0 -",
+    "khachapuri": "khachapuri ,1b,1w,,,9w,,,1b,2w,,3b,,,1w,,,8b,,,,2b,,2w w0b0 w0b0 w 52 - 0:0-0 -",
 }
 
 

@@ -79,6 +79,16 @@ def actions(server: Server, match_id: int, game: int) -> list[dict[str, Any]]:
     return replay["actions"]
 
 
+def open_match(
+    page: Any, site: tuple[Server, dict[str, int]], name: str, game: int, rest: str = ""
+) -> list[dict[str, Any]]:
+    """Open the page of stored match ``name`` (``rest``: query and fragment); the replay
+    API's actions of ``game``."""
+    server, ids = site
+    page.goto(f"{server.base}/matches/{ids[name]}{rest}")
+    return actions(server, ids[name], game)
+
+
 def expect_board(page: Any, position: str, orientation: str = "w") -> None:
     from playwright.sync_api import expect
 
@@ -107,9 +117,7 @@ def test_a_pasted_record_gets_its_verdict(page: Any, site: tuple[Server, dict[st
 def test_a_fragment_shows_that_action_as_the_replay_api_says(
     page: Any, site: tuple[Server, dict[str, int]]
 ) -> None:
-    server, ids = site
-    replay = actions(server, ids["long"], 1)
-    page.goto(f"{server.base}/matches/{ids['long']}#g1-a2")
+    replay = open_match(page, site, "long", 1, "#g1-a2")
     expect_board(page, replay[1]["position_after"])
     from playwright.sync_api import expect
 
@@ -117,9 +125,7 @@ def test_a_fragment_shows_that_action_as_the_replay_api_says(
 
 
 def test_keys_step_and_the_fragment_follows(page: Any, site: tuple[Server, dict[str, int]]) -> None:
-    server, ids = site
-    replay = actions(server, ids["invalid"], 1)
-    page.goto(f"{server.base}/matches/{ids['invalid']}#g1-a2")
+    replay = open_match(page, site, "invalid", 1, "#g1-a2")
     expect_board(page, replay[1]["position_after"])
     page.keyboard.press("ArrowRight")
     expect_board(page, replay[2]["position_after"])
@@ -139,9 +145,7 @@ def test_keys_step_and_the_fragment_follows(page: Any, site: tuple[Server, dict[
 def test_f_flips_and_a_reloaded_permalink_keeps_the_view(
     page: Any, site: tuple[Server, dict[str, int]]
 ) -> None:
-    server, ids = site
-    replay = actions(server, ids["long"], 2)
-    page.goto(f"{server.base}/matches/{ids['long']}?g=2#g2-a2")
+    replay = open_match(page, site, "long", 2, "?g=2#g2-a2")
     expect_board(page, replay[1]["position_after"])
     page.keyboard.press("f")
     expect_board(page, replay[1]["position_after"], "b")
@@ -159,9 +163,7 @@ def test_f_flips_and_a_reloaded_permalink_keeps_the_view(
 def test_a_fragment_of_another_game_opens_that_game(
     page: Any, site: tuple[Server, dict[str, int]]
 ) -> None:
-    server, ids = site
-    replay = actions(server, ids["long"], 3)
-    page.goto(f"{server.base}/matches/{ids['long']}#g3-a1")
+    replay = open_match(page, site, "long", 3, "#g3-a1")
     expect_board(page, replay[0]["position_after"])
 
 
@@ -170,9 +172,7 @@ def test_n_jumps_to_the_next_error_and_shows_it(
 ) -> None:
     from playwright.sync_api import expect
 
-    server, ids = site
-    replay = actions(server, ids["invalid"], 1)
-    page.goto(f"{server.base}/matches/{ids['invalid']}#g1-a0")
+    replay = open_match(page, site, "invalid", 1, "#g1-a0")
     expect_board(page, replay[0]["position_before"])
     page.keyboard.press("n")
     # Game 1's actions: robacc 61, lasse 55, robacc 64, lasse 41 (illegal): the fourth.
@@ -185,9 +185,7 @@ def test_n_jumps_to_the_next_error_and_shows_it(
 def test_a_click_on_an_action_steps_in_place(
     page: Any, site: tuple[Server, dict[str, int]]
 ) -> None:
-    server, ids = site
-    replay = actions(server, ids["long"], 1)
-    page.goto(f"{server.base}/matches/{ids['long']}")
+    replay = open_match(page, site, "long", 1)
     page.locator("#g1-a3 a").click()
     expect_board(page, replay[2]["position_after"])
     assert page.url.endswith("#g1-a3")
