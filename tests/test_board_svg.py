@@ -213,3 +213,11 @@ def test_every_position_of_the_corpus_replays_draws_its_checkers() -> None:
             assert drawn(board_svg(position)) == expected(position), f"{name}: {position}"
             checked += 1
     assert checked > 1000
+
+
+def test_player_names_are_text_not_markup() -> None:
+    svg = board_svg(BG_START, players=("<script>alert(1)</script>", 'A "B" & C'))
+    root = ET.fromstring(svg)
+    assert not list(root.iter(f"{SVG}script"))
+    assert "<script>" not in svg
+    assert any(text.text and "<script>alert(1)</script>" in text.text for text in root.iter())

@@ -196,3 +196,10 @@ def test_a_private_archive_needs_a_token_for_its_pages(tmp_path: Path) -> None:
     private = make_env(tmp_path / "private.sqlite3", PRIVATE=True)
     assert private.client.get("/matches").status_code == 401
     assert private.client.get("/").status_code == 200
+
+
+def test_names_from_a_record_are_escaped_on_the_page(env: Env) -> None:
+    record = example(BG_EXAMPLE).replace(" Alice : ", " <img src=x onerror=alert(1)> : ")
+    html = env.client.post("/check", data={"record": record}).get_data(as_text=True)
+    assert "<img src=x" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
