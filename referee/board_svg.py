@@ -395,9 +395,11 @@ class _Painter:
         text = None
         if position.phase is Phase.RESIGN and position.turn is not None:
             words = _RESIGN_WORDS if position.variant.has_cube else _NARDY_RESIGN_WORDS
-            text = f"{self.players[position.turn.other]} resigns {words[position.resign]}"
+            offerer = self.players[position.turn.other]
+            text = f"{offerer} offers to resign {words[position.resign]}"
         elif position.phase is Phase.END:
-            text = "Game over"
+            finished = position.finished_side
+            text = "Game over" if finished is None else f"{self.players[finished]} is off"
         if text is not None:
             _sub(
                 root, "text", {"class": "notice"}, x=self.half_centre(self.viewer), y=_CENTRE_Y + 5
@@ -428,9 +430,9 @@ class _Painter:
             text.text = words
             if position.match_length:
                 score = position.score[0 if side is Side.WHITE else 1]
-                _sub(
-                    group, "text", {"class": "score"}, x=WIDTH - 8, y=y
-                ).text = f"score {score} of {position.match_length}"
+                crawford = " · Crawford game" if position.crawford and mine else ""
+                words = f"score {score} of {position.match_length}{crawford}"
+                _sub(group, "text", {"class": "score"}, x=WIDTH - 8, y=y).text = words
 
 
 _TURN_WORDS = {

@@ -221,3 +221,17 @@ def test_player_names_are_text_not_markup() -> None:
     assert not list(root.iter(f"{SVG}script"))
     assert "<script>" not in svg
     assert any(text.text and "<script>alert(1)</script>" in text.text for text in root.iter())
+
+
+@pytest.mark.parametrize(
+    ("position", "notice"),
+    [
+        # Black (not on turn) offers to resign a mars; White must accept or reject.
+        ("long-nardy ,,,,,,,,,,,15b,,,,,,,,,,,,15w w0b0 w0b0 w r2 - 0:0-0 -",
+         "Black offers to resign a mars"),
+        ("backgammon ,,,,,,,,,,,,,,,,3b,,4b,1b,,,, w0b0 w15b7 - end 1c 5:4-3 c", "White is off"),
+    ],
+)  # fmt: skip
+def test_a_pending_resignation_and_the_end_are_said_in_words(position: str, notice: str) -> None:
+    texts = [text.text for text in ET.fromstring(board_svg(position)).iter(f"{SVG}text")]
+    assert notice in texts
