@@ -189,3 +189,52 @@ def test_a_click_on_an_action_steps_in_place(
     page.locator("#g1-a3 a").click()
     expect_board(page, replay[2]["position_after"])
     assert page.url.endswith("#g1-a3")
+
+
+def test_a_finding_link_shows_its_action_on_the_board(
+    page: Any, site: tuple[Server, dict[str, int]]
+) -> None:
+    from playwright.sync_api import expect
+
+    server, _ = site
+    page.goto(server.base + "/")
+    page.get_by_label("Record").fill(invalid_galaxy())
+    page.get_by_role("button", name="Check the record").click()
+    page.locator("#g1-a2 a").click()
+    expect(page.locator("li.step.current")).to_have_id("g1-a2")
+    page.get_by_role("link", name="show on the board").first.click()
+    expect(page.locator("li.step.current")).to_have_id("g1-a4")
+    assert page.url.endswith("#g1-a4")
+
+
+def test_without_javascript_the_links_step_and_flip(
+    browser: Any, site: tuple[Server, dict[str, int]]
+) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    try:
+        replay = open_match(page, site, "long", 1, "?g=1&a=1")
+        expect_board(page, replay[0]["position_after"])
+        page.get_by_role("link", name="Forward →").click()
+        expect_board(page, replay[1]["position_after"])
+        assert "a=2" in page.url  # the server drew it: no script stepped in place
+        page.get_by_role("link", name="Flip (f)").click()
+        expect_board(page, replay[1]["position_after"], "b")
+        page.locator("#g1-a3 a").click()
+        expect_board(page, replay[2]["position_after"], "b")
+    finally:
+        context.close()
+
+
+def test_a_phone_sees_the_board_without_scrolling_sideways(
+    browser: Any, site: tuple[Server, dict[str, int]]
+) -> None:
+    page = browser.new_page(viewport={"width": 375, "height": 740})
+    try:
+        open_match(page, site, "invalid", 1, "#g1-a4")
+        expect_board(page, page.locator("#g1-a4").get_attribute("data-position"))
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        board = page.locator(".board-frame svg").bounding_box()
+        assert board is not None and board["width"] <= 375
+    finally:
+        page.close()
