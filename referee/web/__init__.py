@@ -198,9 +198,10 @@ def match(match_id: int) -> str:
     count = len(verdict["games"])
     game = request.args.get("g", default=1, type=int)
     game = max(1, min(game, count)) if count else 1
-    games = (
-        [game_replay(game, replay(archive(), match_id, game)["actions"], players)] if count else []
-    )
+    checked = any(verdict["variant"] == variant.id for variant in VARIANTS)
+    games = []  # a variation the referee cannot check (NackGammon...) has no replay
+    if count and checked:
+        games = [game_replay(game, replay(archive(), match_id, game)["actions"], players)]
 
     def href(step: Step, orientation: Side, names: Sequence[str]) -> str:
         query = {"g": str(step.game), "a": str(step.number)}

@@ -203,3 +203,15 @@ def test_names_from_a_record_are_escaped_on_the_page(env: Env) -> None:
     html = env.client.post("/check", data={"record": record}).get_data(as_text=True)
     assert "<img src=x" not in html
     assert "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_a_stored_record_of_a_variation_that_cannot_be_checked_shows_its_verdict(
+    env: Env,
+) -> None:
+    record = example(BG_EXAMPLE).replace('[Variation "Backgammon"]', '[Variation "Nackgammon"]')
+    match_id = env.stored(record, allow_invalid=True)
+    page = env.client.get(f"/matches/{match_id}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "cannot be checked" in html
+    assert "data-viewer" not in html
