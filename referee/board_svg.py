@@ -32,7 +32,6 @@ DEFAULT_COLORS: Final[Mapping[str, str]] = {
     "text": "#1d1d1d",
     "frame_text": "#f3e9d6",
     "cube": "#fffdf7",
-    "highlight": "#3b82f6",
     "last_play": "#f59e0b",
 }
 """Colour names ``board_svg(colors=...)`` accepts, with their defaults."""
@@ -92,12 +91,9 @@ class _Painter:
     players: Mapping[Side, str]
 
     def own(self, side: Side, point: int) -> int:
-        """``point`` of White's numbering in ``side``'s own numbering."""
+        """``point`` of White's numbering in ``side``'s own numbering, and back (the
+        mapping is its own inverse)."""
         return point if side is Side.WHITE else self.position.variant.opposite(point)
-
-    def white_point(self, side: Side, own: int) -> int:
-        """``side``'s own ``own`` point in White's numbering."""
-        return own if side is Side.WHITE else self.position.variant.opposite(own)
 
     def column(self, point: int) -> tuple[int, bool]:
         """(x of the left edge, on the top row) of White's ``point`` on the screen."""
@@ -194,7 +190,7 @@ class _Painter:
     def heads(self, root: ET.Element) -> None:
         """Each side's head (the nardy variants): its number on a chip of the side's colour."""
         for side in Side:
-            point = self.white_point(side, HEAD)
+            point = self.own(side, HEAD)
             x, top = self.column(point)
             name = side.name.lower()
             y = _TOP - _FRAME - 12 if top else _BOTTOM + _FRAME - 2
