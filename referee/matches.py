@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from notation.records.mat_writer import write_mat
 from referee import RULES_REVISION, __version__
-from referee.adjudication import adjudicate
+from referee.adjudication import ReplayStep, adjudicate
 from referee.archive import Archive, NewMatch, Rechecked, Stored
 from referee.errors import InvalidNotationError, RefereeError
 
@@ -182,8 +182,14 @@ def replay(archive: Archive, match_id: int, index: int) -> dict[str, Any]:
     adjudication = adjudicate(row["original"], row["variant"], "condone", row["options"], True)
     if not 1 <= index <= len(adjudication.replays):
         raise MatchNotFoundError(f"match {match_id} has no game {index}")
+    actions = replay_actions(adjudication.replays[index - 1])
+    return {"match_id": match_id, "game": index, "actions": actions}
+
+
+def replay_actions(steps: Sequence[ReplayStep]) -> list[dict[str, Any]]:
+    """The replay of one game as the API answers it: each action with its positions."""
     actions = []
-    for step in adjudication.replays[index - 1]:
+    for step in steps:
         action = step.action
         entry: dict[str, Any] = {
             "move_number": action.move_number,
@@ -199,4 +205,4 @@ def replay(archive: Archive, match_id: int, index: int) -> dict[str, Any]:
         if step.error is not None:
             entry["error"] = step.error.to_json()
         actions.append(entry)
-    return {"match_id": match_id, "game": index, "actions": actions}
+    return actions

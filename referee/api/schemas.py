@@ -220,6 +220,18 @@ class MatchDetailQuery(Schema):
     format = fields.String(validate=validate.OneOf(["canonical", "original"]))
 
 
+class BoardQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
+    position = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT))
+    orientation = fields.String(load_default="w", validate=validate.OneOf(["w", "b"]))
+    size = fields.Integer(validate=validate.Range(min=16, max=4096))
+    before = fields.String(validate=validate.Length(min=1, max=MAX_TEXT))
+    white = fields.String(load_default="White", validate=validate.Length(min=1, max=100))
+    black = fields.String(load_default="Black", validate=validate.Length(min=1, max=100))
+
+
 class RecheckRequest(RequestSchema):
     mode = fields.String(load_default="strict", validate=validate.OneOf(["strict", "condone"]))
     options = fields.Dict(keys=fields.String(), load_default=dict)
