@@ -19,12 +19,13 @@ from types import ModuleType
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.rules import engine
-from referee.rules.board import Board, Side
-from referee.rules.judge import PlayJudge, WrittenMove
+from referee.rules.board import Board
+from referee.rules.judge import PlayJudge
 from referee.rules.movegen import legal_plays
 from referee.rules.options import Options
 from referee.rules.variants import Backgammon
 from tests.corpus import board_from_board26, read_jsonl, side_of
+from vocabulary import Move, Side
 
 OPTIONS = Options()
 ROUNDS = 3
@@ -59,7 +60,7 @@ def main() -> None:
             board = Backgammon.start_board()
             for turn in game["turns"]:
                 side, dice = side_of(turn["player"]), tuple(turn["dice"])
-                moves = [WrittenMove(a, b) for a, b in turn["play"]]
+                moves = [Move(a, b) for a, b in turn["play"]]
                 verdict = PlayJudge(Backgammon, board, side, dice, OPTIONS).judge(
                     moves, canonical=False
                 )

@@ -1,4 +1,5 @@
-"""The ``nardy-referee`` command: legal plays, judging a play, checking records, tokens."""
+"""The ``nardy-referee`` command: legal plays, judging a play, checking records, drawing a
+position, tokens."""
 
 from __future__ import annotations
 
@@ -15,9 +16,12 @@ from referee import __version__
 from referee.adjudication import Verdict, adjudicate
 from referee.api.auth import READ, WRITE
 from referee.archive import Archive
+from referee.board_svg import board_svg
 from referee.errors import RefereeError
-from referee.plays import PlaysService
+from referee.matches import recheck
+from referee.plays_service import PlaysService
 from referee.rules import engine
+from vocabulary import Side
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 DEFAULT_DATABASE = "var/referee.sqlite3"
@@ -55,12 +59,21 @@ def build_parser() -> argparse.ArgumentParser:
     for command in (legal, play, check):
         command.add_argument("--rules", type=_rules, default={}, help="options: k=v,k=v")
         command.add_argument("--json", action="store_true", help="print the endpoint's JSON")
+    draw = commands.add_parser("draw", help="print a position's board as SVG")
+    draw.add_argument("position", help="position string")
+    draw.add_argument("--orientation", choices=("w", "b"), default="w", help="whose view")
+    draw.add_argument("--size", type=int, help="width in pixels (default: scalable)")
     tokens = commands.add_parser("tokens", help="manage the archive's API tokens")
-    tokens.add_argument(
-        "--database",
-        default=os.environ.get("NARDY_REFEREE_DATABASE", DEFAULT_DATABASE),
-        help="the archive file (default: $NARDY_REFEREE_DATABASE or var/referee.sqlite3)",
+    recheck = commands.add_parser(
+        "recheck", help="re-check stored matches of older rules revisions; print what changed"
     )
+    recheck.add_argument("--all", action="store_true", help="re-check every stored match")
+    for command in (tokens, recheck):
+        command.add_argument(
+            "--database",
+            default=os.environ.get("NARDY_REFEREE_DATABASE", DEFAULT_DATABASE),
+            help="the archive file (default: $NARDY_REFEREE_DATABASE or var/referee.sqlite3)",
+        )
     actions = tokens.add_subparsers(dest="action", required=True)
     create = actions.add_parser("create", help="create a token and print it once")
     create.add_argument("--scope", action="append", choices=SCOPES, required=True)
@@ -168,6 +181,11 @@ def describe_verdict(path: Path, verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
+def _draw(args: argparse.Namespace) -> int:
+    print(board_svg(args.position, orientation=Side(args.orientation), size=args.size))
+    return EXIT_OK
+
+
 def _tokens(args: argparse.Namespace) -> int:
     Archive.prepare(args.database)
     archive = Archive(args.database)
@@ -192,11 +210,29 @@ def _tokens(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _recheck(args: argparse.Namespace) -> int:
+    Archive.prepare(args.database)
+    archive = Archive(args.database)
+    try:
+        checked = changed = 0
+        for change in recheck(archive, everything=args.all):
+            checked += 1
+            if change.changed:
+                changed += 1
+                print(change.describe())
+    finally:
+        archive.close()
+    print(f"{checked} match(es) re-checked, {changed} changed", file=sys.stderr)
+    return EXIT_OK
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "legal": _legal,
     "play": _play,
     "check": _check,
+    "draw": _draw,
     "tokens": _tokens,
+    "recheck": _recheck,
 }
 
 

@@ -121,23 +121,26 @@ impl Judge<'_> {
             if self.mode == JudgeMode::Sequence && !literal_ok {
                 continue;
             }
-            let Some((mine, theirs, played)) = self.physical(steps) else {
-                continue;
-            };
-            let Some(play) = legal
-                .iter()
-                .position(|p| p.mine == mine && p.theirs == theirs)
-            else {
-                continue;
-            };
-            let as_written = literal_ok && played.len() == legal[play].steps.len();
-            matches.push(Match {
-                play,
-                hidden_hit: hits_on_the_way(&played, owners),
-                played,
-                owners: owners.clone(),
-                as_written,
-            });
+            for (order, (ordered, ordered_owners)) in self.orders(steps, owners).enumerate() {
+                let Some((mine, theirs, played)) = self.physical(&ordered) else {
+                    continue;
+                };
+                let Some(play) = legal
+                    .iter()
+                    .position(|p| p.mine == mine && p.theirs == theirs)
+                else {
+                    continue;
+                };
+                let literal = literal_ok && order == 0;
+                matches.push(Match {
+                    play,
+                    hidden_hit: hits_on_the_way(&played, &ordered_owners),
+                    as_written: literal && played.len() == legal[play].steps.len(),
+                    played,
+                    owners: ordered_owners,
+                });
+                break;
+            }
         }
         if matches.iter().any(|m| !m.hidden_hit) {
             matches.retain(|m| !m.hidden_hit);
@@ -161,6 +164,34 @@ impl Judge<'_> {
             steps,
             played: chosen.played,
             owners: chosen.owners,
+        })
+    }
+
+    /// The steps as written, then, when judging by position (RULES.md A6), the written moves
+    /// in every other order (`18/13 24/18` is the play `24/18 18/13`), in the Python
+    /// engine's order (lexicographic permutations of the written moves).
+    fn orders<'c>(
+        &self,
+        steps: &'c [(u8, u8)],
+        owners: &'c [usize],
+    ) -> impl Iterator<Item = Candidate> + 'c {
+        let count = owners.iter().max().map_or(0, |&last| last + 1);
+        let mut order: Vec<usize> = (0..count).collect();
+        let mut first = true;
+        let by_position = self.mode == JudgeMode::Position;
+        std::iter::from_fn(move || {
+            if !first && (!by_position || !next_permutation(&mut order)) {
+                return None;
+            }
+            first = false;
+            let mut candidate: Candidate = (Vec::with_capacity(steps.len()), Vec::new());
+            for &owner in &order {
+                for (step, _) in steps.iter().zip(owners).filter(|(_, &o)| o == owner) {
+                    candidate.0.push(*step);
+                    candidate.1.push(owner);
+                }
+            }
+            Some(candidate)
         })
     }
 
@@ -193,6 +224,21 @@ impl Judge<'_> {
         }
         Some((mine, theirs, played))
     }
+}
+
+/// The next permutation in lexicographic order (false after the last).
+fn next_permutation(items: &mut [usize]) -> bool {
+    let Some(pivot) = (1..items.len()).rev().find(|&i| items[i - 1] < items[i]) else {
+        return false;
+    };
+    let swap = (pivot..items.len())
+        .rev()
+        .find(|&i| items[i] > items[pivot - 1]);
+    if let Some(swap) = swap {
+        items.swap(pivot - 1, swap);
+    }
+    items[pivot..].reverse();
+    true
 }
 
 /// Every way to make the written moves with the dice, each die used at most once, in the

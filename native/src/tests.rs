@@ -306,3 +306,18 @@ fn a_dance_is_accepted_only_when_nothing_can_be_played() {
         None
     );
 }
+
+#[test]
+fn by_position_the_written_moves_count_in_any_order_by_sequence_only_as_written() {
+    let mine = layout(&[(24, 1)]);
+    let theirs = layout(&[(1, 2)]);
+    let dice = Dice::new(6, 5).unwrap();
+    let bg = default_rules(Variant::Backgammon, &mine, &theirs, dice);
+    let reversed = written(&[(18, 13, false), (24, 18, false)]);
+    let mut judge = judge_in(&bg, &mine, &theirs, dice);
+    let accepted = judge.accept(&reversed, false).unwrap();
+    assert_eq!(accepted.mine[13], 1);
+    assert_eq!(accepted.owners, vec![1, 0]);
+    judge.mode = JudgeMode::Sequence;
+    assert_eq!(judge.accept(&reversed, false), None);
+}

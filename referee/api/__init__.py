@@ -9,14 +9,20 @@ from typing import Any
 from flask import Flask
 
 from referee import __version__
-from referee.api import matches, plays, records, reference
+from referee.api import boards, matches, plays, records, reference
 from referee.api.problems import register_problem_handlers
 from referee.api.storage import init_storage
 from referee.rules import engine
 
 MAX_BODY = 16 * 1024 * 1024
 DEFAULT_DATABASE = "var/referee.sqlite3"
-BLUEPRINTS = (plays.blueprint, records.blueprint, matches.blueprint, reference.blueprint)
+BLUEPRINTS = (
+    plays.blueprint,
+    records.blueprint,
+    matches.blueprint,
+    reference.blueprint,
+    boards.blueprint,
+)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -35,6 +41,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     init_storage(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    from referee.web import blueprint as pages  # late: the pages use the API's modules
+
+    app.register_blueprint(pages)
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:

@@ -9,10 +9,11 @@ from flask import Blueprint, Response
 
 from referee.api.bodies import json_object
 from referee.api.schemas import ConvertRequest
-from referee.positions import convert_position, write_position
+from referee.bridge import convert_position, write_position
 from referee.rules.options import OPTION_SPECS
-from referee.rules.position import Cube, Phase, Position
+from referee.rules.position import Cube, Position
 from referee.rules.variants import VARIANTS, Variant
+from vocabulary import Phase
 
 blueprint = Blueprint("reference", __name__)
 
@@ -36,7 +37,7 @@ def variant_info(variant: type[Variant]) -> dict[str, Any]:
             "description": spec.description,
         }
         for spec in OPTION_SPECS.values()
-        if variant.id in spec.variants
+        if spec.name in variant.option_names
     ]
     return {
         "id": variant.id,

@@ -129,6 +129,13 @@ class VerdictSchema(Schema):
     match = fields.Nested(MatchSummarySchema, required=True)
     games = fields.List(fields.Nested(GameVerdictSchema), required=True)
     warnings = fields.List(fields.Nested(IssueSchema), required=True)
+    rules_revision = fields.Integer(
+        metadata={
+            "description": "the revision of the rules the verdict was computed under; raised"
+            " whenever a verdict can change (absent from verdicts stored before revision 1)"
+        }
+    )
+    referee_version = fields.String(metadata={"description": "the referee's package version"})
 
 
 # -- the archive ------------------------------------------------------------------------
@@ -211,6 +218,18 @@ class MatchDetailQuery(Schema):
         unknown = RAISE
 
     format = fields.String(validate=validate.OneOf(["canonical", "original"]))
+
+
+class BoardQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
+    position = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT))
+    orientation = fields.String(load_default="w", validate=validate.OneOf(["w", "b"]))
+    size = fields.Integer(validate=validate.Range(min=16, max=4096))
+    before = fields.String(validate=validate.Length(min=1, max=MAX_TEXT))
+    white = fields.String(load_default="White", validate=validate.Length(min=1, max=100))
+    black = fields.String(load_default="Black", validate=validate.Length(min=1, max=100))
 
 
 class RecheckRequest(RequestSchema):

@@ -12,36 +12,39 @@ from types import ModuleType
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.rules.board import Board, Play, Side
-from referee.rules.judge import Judgement, PlayJudge, WrittenMove
+from referee.rules.board import Board, Play
+from referee.rules.judge import Judgement, PlayJudge
 from referee.rules.movegen import display_order
 from referee.rules.options import Judge, Options
 from referee.rules.variants import VARIANTS, Variant
 from tests.native.conftest import by_both
 from tests.native.test_legal_plays import options_strategy, random_game, reference_plays
+from vocabulary import Move, Side
 
 
-def written_forms(play: Play) -> list[list[WrittenMove]]:
-    """A legal play as records write it: in display order, as played, and with each
-    checker's steps joined into one move (``24/18 18/13`` as ``24/13``)."""
+def written_forms(play: Play) -> list[list[Move]]:
+    """A legal play as records write it: in display order, as played, backwards (``18/13
+    24/18``, legal by position), and with each checker's steps joined into one move
+    (``24/18 18/13`` as ``24/13``)."""
     shown = display_order(play.steps)
     forms = [
-        [WrittenMove(s.from_point, s.to_point, s.hit) for s in shown],
-        [WrittenMove(s.from_point, s.to_point, s.hit) for s in play.steps],
+        [Move(s.from_point, s.to_point, s.hit) for s in shown],
+        [Move(s.from_point, s.to_point, s.hit) for s in play.steps],
+        [Move(s.from_point, s.to_point, s.hit) for s in reversed(shown)],
     ]
-    joined: list[WrittenMove] = []
+    joined: list[Move] = []
     for step in shown:
         if joined and joined[-1].to_point == step.from_point and step.from_point:
             last = joined.pop()
-            step_move = WrittenMove(last.from_point, step.to_point, last.hit_mark or step.hit)
+            step_move = Move(last.from_point, step.to_point, last.hit or step.hit)
             joined.append(step_move)
         else:
-            joined.append(WrittenMove(step.from_point, step.to_point, step.hit))
+            joined.append(Move(step.from_point, step.to_point, step.hit))
     forms.append(joined)
     return forms
 
 
-def mutated(moves: list[WrittenMove], rng: random.Random) -> list[WrittenMove]:
+def mutated(moves: list[Move], rng: random.Random) -> list[Move]:
     """One small edit of a written play: a move dropped, shifted, re-marked or invented."""
     moves = list(moves)
     edit = rng.randrange(5)
@@ -52,13 +55,13 @@ def mutated(moves: list[WrittenMove], rng: random.Random) -> list[WrittenMove]:
         moves[at] = replace(moves[at], to_point=max(0, moves[at].to_point + rng.choice((-1, 1))))
     elif edit == 2 and moves:
         at = rng.randrange(len(moves))
-        moves[at] = replace(moves[at], hit_mark=not moves[at].hit_mark)
+        moves[at] = replace(moves[at], hit=not moves[at].hit)
     elif edit == 3 and moves:
         at = rng.randrange(len(moves))
         moves[at] = replace(moves[at], from_point=min(25, moves[at].from_point + 1))
     else:
         origin = rng.randint(1, 25)
-        moves.append(WrittenMove(origin, rng.randint(0, origin), rng.random() < 0.2))
+        moves.append(Move(origin, rng.randint(0, origin), rng.random() < 0.2))
     return moves
 
 
@@ -68,7 +71,7 @@ def judgements(
     side: Side,
     dice: tuple[int, int],
     options: Options,
-    moves: list[WrittenMove],
+    moves: list[Move],
 ) -> list[Judgement]:
     return [
         PlayJudge(variant, board, side, dice, options).judge(moves, canonical)

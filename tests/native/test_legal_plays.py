@@ -9,13 +9,14 @@ from types import ModuleType
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.plays import play_text
-from referee.rules.board import Board, Play, Side
+from referee.bridge import play_text
+from referee.rules.board import Board, Play
 from referee.rules.movegen import legal_plays, python_legal_plays
 from referee.rules.options import BlockRule, BlockTiming, FirstTurnScope, HeadException, Options
 from referee.rules.variants import VARIANTS, Backgammon, Variant
 from tests.corpus import board_from_board26, read_jsonl, side_of
 from tests.native.conftest import engine_in_use
+from vocabulary import Side
 
 
 def native_plays(
