@@ -79,8 +79,19 @@ fn play_tuple<'py>(py: Python<'py>, play: &Play) -> PlayTuple<'py> {
     )
 }
 
-fn layouts(mine: &[u8], theirs: &[u8]) -> Result<(Layout, Layout), Error> {
-    Ok((layout_from_slice(mine)?, layout_from_slice(theirs)?))
+/// One turn's question as the Python engine asks it: the rules, both layouts, the dice.
+fn turn(
+    rules: &PlainRules,
+    mine: &[u8],
+    theirs: &[u8],
+    dice: (u8, u8),
+) -> Result<(TurnRules, Layout, Layout, Dice), Error> {
+    Ok((
+        turn_rules(rules)?,
+        layout_from_slice(mine)?,
+        layout_from_slice(theirs)?,
+        Dice::new(dice.0, dice.1)?,
+    ))
 }
 
 /// Every legal play, packed one after another into bytes (one Python object, however many
@@ -94,9 +105,7 @@ fn legal_plays<'py>(
     theirs: Vec<u8>,
     dice: (u8, u8),
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let rules = turn_rules(&rules)?;
-    let (mine, theirs) = layouts(&mine, &theirs)?;
-    let dice = Dice::new(dice.0, dice.1)?;
+    let (rules, mine, theirs, dice) = turn(&rules, &mine, &theirs, dice)?;
     let plays = movegen::legal_plays(&rules, &mine, &theirs, dice);
     let mut packed = Vec::with_capacity(plays.len() * (1 + 2 * CELLS + 16));
     for play in &plays {
@@ -126,8 +135,7 @@ fn judge<'py>(
     sequence: bool,
     canonical: bool,
 ) -> PyResult<Option<Judged<'py>>> {
-    let rules = turn_rules(&rules)?;
-    let (mine, theirs) = layouts(&mine, &theirs)?;
+    let (rules, mine, theirs, dice) = turn(&rules, &mine, &theirs, dice)?;
     let moves: Vec<WrittenMove> = moves
         .into_iter()
         .map(|(from, to, mark)| WrittenMove { from, to, mark })
@@ -136,7 +144,7 @@ fn judge<'py>(
         rules: &rules,
         mine: &mine,
         theirs: &theirs,
-        dice: Dice::new(dice.0, dice.1)?,
+        dice,
         mode: if sequence {
             JudgeMode::Sequence
         } else {
@@ -171,7 +179,7 @@ fn turn_facts(
     block_rule: &str,
     block_timing: &str,
 ) -> PyResult<(Option<u8>, Option<u8>, bool)> {
-    let (mine, theirs) = layouts(&mine, &theirs)?;
+    let (mine, theirs) = (layout_from_slice(&mine)?, layout_from_slice(&theirs)?);
     let options = PlayOptions {
         head_exception: head_exception.parse()?,
         first_turn_scope: first_turn_scope.parse()?,

@@ -16,16 +16,6 @@ fn layout(points: &[(usize, u8)]) -> Layout {
     cells
 }
 
-fn rules(
-    variant: Variant,
-    mine: &Layout,
-    theirs: &Layout,
-    dice: Dice,
-    options: &PlayOptions,
-) -> TurnRules {
-    TurnRules::new(variant, mine, theirs, dice, options)
-}
-
 fn default_rules(variant: Variant, mine: &Layout, theirs: &Layout, dice: Dice) -> TurnRules {
     TurnRules::new(variant, mine, theirs, dice, &PlayOptions::default())
 }
@@ -44,7 +34,7 @@ fn plays_with(
 ) -> Vec<Play> {
     let dice = Dice::new(a, b).unwrap();
     legal_plays(
-        &rules(variant, mine, theirs, dice, options),
+        &TurnRules::new(variant, mine, theirs, dice, options),
         mine,
         theirs,
         dice,
@@ -200,7 +190,7 @@ fn end_of_turn_timing_lets_a_block_be_broken_again_in_the_same_turn() {
         ..PlayOptions::default()
     };
     let dice = Dice::new(5, 1).unwrap();
-    let rules = rules(Variant::LongNardy, &mine, &theirs, dice, &options);
+    let rules = TurnRules::new(Variant::LongNardy, &mine, &theirs, dice, &options);
     // 24/19 makes six in a row, 19/18 breaks it (19 empties): legal at the end of the turn.
     assert!(apply_steps(&rules, &mine, &theirs, &[(24, 5), (19, 1)], None).is_ok());
     let per_move = default_rules(Variant::LongNardy, &mine, &theirs, dice);
