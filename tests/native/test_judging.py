@@ -18,7 +18,13 @@ from referee.rules.movegen import display_order
 from referee.rules.options import Judge, Options
 from referee.rules.variants import VARIANTS, Variant
 from tests.native.conftest import by_both
-from tests.native.test_legal_plays import options_strategy, random_game, reference_plays
+from tests.native.test_legal_plays import (
+    arbitrary_boards,
+    options_strategy,
+    random_game,
+    reference_plays,
+    rolls,
+)
 from vocabulary import Move, Side
 
 
@@ -105,3 +111,33 @@ def test_written_plays_are_judged_alike_by_both_engines(
                     work = partial(judgements, variant, board, side, dice, options, written)
                     reference, candidate = by_both(work)
                     assert candidate == reference, (board, side, dice, written)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(
+    data=st.data(),
+    variant=st.sampled_from(VARIANTS),
+    options=options_strategy,
+    judge=st.sampled_from(Judge),
+    seed=st.integers(0, 2**32),
+)
+def test_plays_on_arbitrary_positions_are_judged_alike_by_both_engines(
+    native: ModuleType,
+    data: st.DataObject,
+    variant: type[Variant],
+    options: Options,
+    judge: Judge,
+    seed: int,
+) -> None:
+    options = replace(options, judge=judge)
+    board = data.draw(arbitrary_boards(variant))
+    side = data.draw(st.sampled_from(Side))
+    dice = data.draw(rolls)
+    rng = random.Random(seed)
+    plays = reference_plays(variant, board, side, dice, options)
+    for play in rng.sample(plays, min(3, len(plays))):
+        for moves in written_forms(play):
+            for written in (moves, mutated(moves, rng)):
+                work = partial(judgements, variant, board, side, dice, options, written)
+                reference, candidate = by_both(work)
+                assert candidate == reference, (board, side, dice, written)

@@ -111,3 +111,34 @@ def test_random_games_have_the_same_plays_in_both_engines(
         )
         rules = variant.turn_rules(board, side, dice, options)
         assert facts == (rules.head_limit, rules.head_limit_if_needed, rules.block is not None)
+
+
+rolls = st.tuples(st.integers(1, 6), st.integers(1, 6)).map(lambda d: (max(d), min(d)))
+"""A roll, larger die first."""
+
+
+@st.composite
+def arbitrary_boards(draw: st.DrawFn, variant: type[Variant]) -> Board:
+    """Any board of the variant, reachable or not: each checker on a point of its own side's
+    choosing unless the other side holds it (then borne off); the bar only in backgammon."""
+    layouts = [[0] * 26, [0] * 26]
+    for side in (0, 1):
+        for point in draw(st.lists(st.integers(0, 25), min_size=15, max_size=15)):
+            other = layouts[1 - side]
+            held = 1 <= point <= 24 and other[variant.opposite(point)] > 0
+            if held or (point == 25 and not variant.hitting):
+                point = 0
+            layouts[side][point] += 1
+    return Board(tuple(layouts[0]), tuple(layouts[1]))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(data=st.data(), variant=st.sampled_from(VARIANTS), options=options_strategy)
+def test_arbitrary_positions_have_the_same_plays_in_both_engines(
+    native: ModuleType, data: st.DataObject, variant: type[Variant], options: Options
+) -> None:
+    board = data.draw(arbitrary_boards(variant))
+    side = data.draw(st.sampled_from(Side))
+    dice = data.draw(rolls)
+    reference = reference_plays(variant, board, side, dice, options)
+    assert native_plays(variant, board, side, dice, options) == reference
