@@ -85,6 +85,24 @@ def judgements(
     ]
 
 
+def assert_judged_alike(
+    variant: type[Variant],
+    board: Board,
+    side: Side,
+    dice: tuple[int, int],
+    options: Options,
+    rng: random.Random,
+) -> None:
+    """Up to three legal plays, each in every written form and once mutated, judged alike."""
+    plays = reference_plays(variant, board, side, dice, options)
+    for play in rng.sample(plays, min(3, len(plays))):
+        for moves in written_forms(play):
+            for written in (moves, mutated(moves, rng)):
+                work = partial(judgements, variant, board, side, dice, options, written)
+                reference, candidate = by_both(work)
+                assert candidate == reference, (board, side, dice, written)
+
+
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(
     variant=st.sampled_from(VARIANTS),
@@ -104,13 +122,7 @@ def test_written_plays_are_judged_alike_by_both_engines(
     options = replace(options, judge=judge)
     rng = random.Random(seed)
     for board, side, dice in random_game(variant, options, seed, turns):
-        plays = reference_plays(variant, board, side, dice, options)
-        for play in rng.sample(plays, min(3, len(plays))):
-            for moves in written_forms(play):
-                for written in (moves, mutated(moves, rng)):
-                    work = partial(judgements, variant, board, side, dice, options, written)
-                    reference, candidate = by_both(work)
-                    assert candidate == reference, (board, side, dice, written)
+        assert_judged_alike(variant, board, side, dice, options, rng)
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
@@ -133,11 +145,4 @@ def test_plays_on_arbitrary_positions_are_judged_alike_by_both_engines(
     board = data.draw(arbitrary_boards(variant))
     side = data.draw(st.sampled_from(Side))
     dice = data.draw(rolls)
-    rng = random.Random(seed)
-    plays = reference_plays(variant, board, side, dice, options)
-    for play in rng.sample(plays, min(3, len(plays))):
-        for moves in written_forms(play):
-            for written in (moves, mutated(moves, rng)):
-                work = partial(judgements, variant, board, side, dice, options, written)
-                reference, candidate = by_both(work)
-                assert candidate == reference, (board, side, dice, written)
+    assert_judged_alike(variant, board, side, dice, options, random.Random(seed))
