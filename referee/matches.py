@@ -12,26 +12,11 @@ from notation.records.mat_writer import write_mat
 from referee import RULES_REVISION, __version__
 from referee.adjudication import ReplayStep, adjudicate
 from referee.archive import Archive, NewMatch, Rechecked, Stored
-from referee.errors import InvalidNotationError, RefereeError
+from referee.errors import InvalidNotationError, InvalidRecordError, MatchNotFoundError
 
 MAX_ID = 2**63 - 1
 """SQLite's largest integer: larger ids in a URL are simply not found."""
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
-
-
-class InvalidRecordError(RefereeError):
-    """A record with errors offered to the archive without ``allow_invalid``."""
-
-    code = "invalid_record"
-    title = "Invalid record"
-
-
-class MatchNotFoundError(RefereeError):
-    """No stored match has this id (or this game index)."""
-
-    code = "not_found"
-    title = "Not Found"
-    status = 404
 
 
 def event_date(tag: str | None) -> str | None:

@@ -33,7 +33,7 @@ class CheckRequest(PositionRequest):
     )
 
 
-class Finding(Schema):
+class RuleNoteSchema(Schema):
     code = fields.String(required=True)
     message = fields.String(required=True)
 
@@ -52,9 +52,9 @@ class CheckResponse(Schema):
     legal = fields.Boolean(required=True)
     play = fields.String(required=True, allow_none=True)
     position = fields.String(required=True, allow_none=True)
-    reason = fields.Nested(Finding, required=True, allow_none=True)
+    reason = fields.Nested(RuleNoteSchema, required=True, allow_none=True)
     alternatives = fields.List(fields.String(), required=True)
-    warnings = fields.List(fields.Nested(Finding), required=True)
+    warnings = fields.List(fields.Nested(RuleNoteSchema), required=True)
 
 
 class RecordCheckRequest(RequestSchema):
