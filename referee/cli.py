@@ -15,11 +15,12 @@ from referee.adjudication import Verdict, adjudicate
 from referee.api.auth import READ, WRITE
 from referee.archive import Archive
 from referee.errors import RefereeError
+from referee.live import HOST_SCOPE, PLAY_SCOPE
 from referee.plays import PlaysService
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 DEFAULT_DATABASE = "var/referee.sqlite3"
-SCOPES = (WRITE, READ)
+SCOPES = (WRITE, READ, PLAY_SCOPE, HOST_SCOPE)
 
 
 def _rules(text: str) -> dict[str, OptionValue]:
