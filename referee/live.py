@@ -260,7 +260,8 @@ def join(archive: Archive, live_id: int, bot: Token, seed: str) -> dict[str, Any
         return changes
 
     _change(archive, live_id, joined)
-    return state(archive, live_id)
+    sides = _load(archive, live_id).sides_of(bot)
+    return {**state(archive, live_id), "you": sorted(sides)}
 
 
 def act(

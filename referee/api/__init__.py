@@ -9,13 +9,19 @@ from typing import Any
 from flask import Flask
 
 from referee import __version__
-from referee.api import matches, plays, records, reference
+from referee.api import live, matches, plays, records, reference
 from referee.api.problems import register_problem_handlers
 from referee.api.storage import init_storage
 
 MAX_BODY = 16 * 1024 * 1024
 DEFAULT_DATABASE = "var/referee.sqlite3"
-BLUEPRINTS = (plays.blueprint, records.blueprint, matches.blueprint, reference.blueprint)
+BLUEPRINTS = (
+    plays.blueprint,
+    records.blueprint,
+    matches.blueprint,
+    reference.blueprint,
+    live.blueprint,
+)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -32,6 +38,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     register_problem_handlers(app)
     init_storage(app)
+    live.init_live(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
 

@@ -1,0 +1,108 @@
+"""Whole live matches between two reference bots through a real gunicorn (LIVE.md)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from referee.dice import verify_proof
+from tests.live.harness import Tokens, create, live_server, play_out
+from tests.server import Server, stop
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Tokens]]:
+    database = tmp_path_factory.mktemp("live") / "archive.sqlite3"
+    tokens = Tokens.create(database)
+    server = live_server(database)
+    try:
+        yield server, tokens
+    finally:
+        stop(server)
+
+
+VARIANTS = [
+    ("backgammon", 3, {}),
+    ("backgammon", 0, {"beavers": True, "auto_doubles": 1}),
+    ("long-nardy", 0, {"draw_rule": True, "head_exception": "only_if_needed"}),
+    ("khachapuri", 0, {"block_timing": "end_of_turn"}),
+]
+
+
+@pytest.mark.parametrize(("variant", "length", "options"), VARIANTS)
+def test_a_whole_match_is_played_stored_valid_and_provable(
+    setup: tuple[Server, Tokens], variant: str, length: int, options: dict[str, object]
+) -> None:
+    server, tokens = setup
+    live_id = create(server, tokens, variant, length, options=options)["id"]
+    final = play_out(server, tokens, live_id, seed=live_id)
+
+    assert final["server_seed"] is not None and final["expect"] == []
+    if length:
+        assert final["score"]["wb".index(final["winner"])] >= length
+    stored = server.json("GET", f"/v1/matches/{final['match_id']}")
+    assert stored["verdict"]["valid"] is True
+    assert stored["variant"] == variant and stored["players"] == ["alice", "bob"]
+    assert len(stored["verdict"]["games"]) == len(final["games"])
+    _, _, original = server.request("GET", f"/v1/matches/{final['match_id']}", accept="text/plain")
+    text = original.decode()
+    assert '; [DiceAlgorithm "hmac-sha256-v1"]' in text
+    assert f'; [DiceSeed "{final["server_seed"]}"]' in text
+    assert '; [ClientSeeds "w=alice,b=bob"]' in text
+    listed = server.json("GET", "/v1/matches?player=alice&limit=500")["matches"]
+    assert final["match_id"] in [match["id"] for match in listed]
+    replay = server.json("GET", f"/v1/matches/{final['match_id']}/games/1/replay")
+    assert replay["actions"] and all("error" not in action for action in replay["actions"])
+
+    proof = server.json("GET", f"/v1/live/{live_id}/dice")
+    assert verify_proof(proof, live_id) is None
+    assert [throw["k"] for throw in proof["throws"]] == list(range(1, len(proof["throws"]) + 1))
+    assert proof["throws"][0]["use"] == "opening"
+
+
+def test_the_stream_sends_every_change_and_ends_after_the_abort(
+    setup: tuple[Server, Tokens],
+) -> None:
+    server, tokens = setup
+    live_id = create(server, tokens, "long-nardy")["id"]
+    lines: list[str] = []
+
+    def follow() -> None:
+        _, headers, body = server.request("GET", f"/v1/live/{live_id}/stream")
+        assert headers["Content-Type"] == "application/x-ndjson"
+        lines.extend(body.decode().splitlines())
+
+    reader = threading.Thread(target=follow)
+    reader.start()
+    time.sleep(0.5)  # let the stream send the waiting state before anything changes
+    server.json("POST", f"/v1/live/{live_id}/join", {"seed": "s1"}, tokens.alice)
+    time.sleep(0.5)
+    server.json("POST", f"/v1/live/{live_id}/abort", None, tokens.host)
+    reader.join(timeout=30)
+    states = [json.loads(line) for line in lines if line.strip()]
+    assert [state["status"] for state in states] == ["waiting", "waiting", "aborted"]
+    assert [state["joined"]["w"] for state in states] == [False, True, True]
+    assert states[-1]["server_seed"] is not None
+
+
+def test_verify_dice_command_accepts_a_url_and_refuses_a_tampered_file(
+    setup: tuple[Server, Tokens], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from referee.cli import main
+
+    server, tokens = setup
+    live_id = create(server, tokens, "khachapuri")["id"]
+    play_out(server, tokens, live_id, seed=11)
+    url = f"{server.base}/v1/live/{live_id}/dice"
+    assert main(["verify-dice", url]) == 0
+    proof = server.json("GET", f"/v1/live/{live_id}/dice")
+    proof["throws"][2]["dice"] = [7 - proof["throws"][2]["dice"][0], proof["throws"][2]["dice"][1]]
+    tampered = tmp_path / "proof.json"
+    tampered.write_text(json.dumps(proof))
+    assert main(["verify-dice", str(tampered)]) == 1
+    assert "throw 3" in capsys.readouterr().err
