@@ -77,12 +77,6 @@ class NotPlayingError(RefereeError):
     status = 409
 
 
-class AlreadyJoinedError(RefereeError):
-    code = "already_joined"
-    title = "Already joined"
-    status = 409
-
-
 @dataclass(slots=True)
 class LiveMatch:
     """A live match as read from the archive."""
@@ -239,16 +233,15 @@ def create(
 
 
 def join(archive: Archive, live_id: int, bot: Token, seed: str) -> dict[str, Any]:
-    """A bot joins with its client seed; play starts (the opening throw) once both have."""
+    """A bot joins with its client seed; play starts (the opening throw) once both have.
+    Until then a bot may join again with another seed; afterwards joining changes nothing."""
 
     def joined(match: LiveMatch, thrown: _Dice) -> dict[str, Any] | None:
         sides = match.sides_of(bot)
         if not sides:
             raise LiveForbiddenError(f"{bot.name!r} is not a player of live match {live_id}")
-        if all(match.seeds[side] == seed for side in sides):
-            return None  # joined already with this seed: nothing changes
-        if match.status != Status.WAITING or any(match.seeds[s] is not None for s in sides):
-            raise AlreadyJoinedError("this bot has joined already, with another seed")
+        if match.status != Status.WAITING or all(match.seeds[s] == seed for s in sides):
+            return None  # a bot that joins again (to resume) changes nothing once play began
         changes: dict[str, Any] = {}
         for side in sides:
             match.seeds[side] = seed
@@ -275,7 +268,9 @@ def act(
         if not sides:
             raise LiveForbiddenError(f"{bot.name!r} is not a player of live match {live_id}")
         if match.status != Status.PLAYING:
-            raise NotPlayingError(f"live match {live_id} is {match.status}", status=match.status)
+            raise NotPlayingError(
+                f"live match {live_id} is {match.status}", live_status=match.status
+            )
         if ply != match.ply:
             raise StalePlyError(f"the current ply is {match.ply}, not {ply}", ply=match.ply)
         to_act = match.table.to_act()
@@ -298,7 +293,9 @@ def abort(archive: Archive, live_id: int, caller: Token) -> dict[str, Any]:
         if not (host or early):
             raise LiveForbiddenError("only the host, or a bot before its first action, aborts")
         if match.ended:
-            raise NotPlayingError(f"live match {live_id} is {match.status}", status=match.status)
+            raise NotPlayingError(
+                f"live match {live_id} is {match.status}", live_status=match.status
+            )
         match.status = Status.ABORTED
         return {"status": Status.ABORTED, "deadline": None}
 

@@ -93,8 +93,9 @@ def join_live(live_id: int) -> dict[str, Any]:
     post:
       summary: Join a live match
       description: >
-        Needs the token (scope play) whose name is one of the players. Joining again with
-        the same seed changes nothing; play starts once both bots have joined.
+        Needs the token (scope play) whose name is one of the players; play starts once
+        both bots have joined. Before that a bot may join again with another seed; after
+        it, joining again (a bot resuming) changes nothing.
       security: [{bearer: []}]
       parameters: [{in: path, name: live_id, required: true, schema: {type: integer}}]
       requestBody:
