@@ -318,9 +318,12 @@ class Archive:
         rows = _dicts(self.db.execute("SELECT * FROM live_matches WHERE id = ?", [live_id]))
         return rows[0] if rows else None
 
-    def live_version(self, live_id: int) -> int | None:
-        row = self.db.execute("SELECT version FROM live_matches WHERE id = ?", [live_id]).fetchone()
-        return None if row is None else int(row[0])
+    def live_version(self, live_id: int) -> tuple[int, float | None]:
+        """The version of a live match (bumped by every change) and its deadline."""
+        row = self.db.execute(
+            "SELECT version, deadline FROM live_matches WHERE id = ?", [live_id]
+        ).fetchone()
+        return int(row[0]), row[1]
 
     def live_throws(self, live_id: int) -> list[Throw]:
         rows = self.db.execute(

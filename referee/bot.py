@@ -78,20 +78,23 @@ STRATEGIES = {"random": RandomStrategy}
 
 
 def play_match(client: LiveClient, strategy: RandomStrategy, seed: str = "") -> dict[str, Any]:
-    """Join, then act whenever the streamed state says it is our turn; the final state."""
+    """Join, then act whenever a state (streamed, or the answer to our own action) says it
+    is our turn; the final state."""
     joined = client.call("POST", "/join", {"seed": seed})
     sides = set(joined["you"])
     acted_on = -1
     state = joined
     for state in client.stream():
-        if state["status"] != "playing" or state["to_act"] not in sides:
-            continue
-        if state["ply"] <= acted_on:
-            continue
-        acted_on = state["ply"]
-        try:
-            client.call("POST", "/actions", {"ply": state["ply"], **strategy.choose(state)})
-        except LiveApiError as error:
-            if error.status != 409:  # a 409 is a state the stream is about to show
-                raise
+        while state["status"] == "playing" and state["to_act"] in sides:
+            if state["ply"] <= acted_on:
+                break
+            acted_on = state["ply"]
+            try:
+                state = client.call(
+                    "POST", "/actions", {"ply": state["ply"], **strategy.choose(state)}
+                )
+            except LiveApiError as error:
+                if error.status != 409:  # a 409 is a state the stream is about to show
+                    raise
+                break
     return state

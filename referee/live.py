@@ -33,7 +33,7 @@ HOST_SCOPE = "live:host"
 DEFAULT_MOVE_SECONDS = 60
 MAX_ATTEMPTS = 20
 """Re-reads of a match that keeps changing under a change (each re-read re-checks it)."""
-STREAM_POLL_SECONDS = 0.25
+STREAM_POLL_SECONDS = 0.1
 KEEPALIVE_SECONDS = 10.0
 VARIATION_TAGS = {
     "backgammon": "Backgammon",
@@ -279,8 +279,7 @@ def act(
         match.table.apply(to_act, Action(action), thrown, **details)
         return {"ply": match.ply + 1, "deadline": _deadline(match)}
 
-    _change(archive, live_id, acted)
-    return state(archive, live_id)
+    return state_json(_change(archive, live_id, acted))
 
 
 def abort(archive: Archive, live_id: int, caller: Token) -> dict[str, Any]:
@@ -303,8 +302,9 @@ def abort(archive: Archive, live_id: int, caller: Token) -> dict[str, Any]:
     return state(archive, live_id)
 
 
-def _expire(archive: Archive, live_id: int) -> None:
-    """Apply a missed deadline (LIVE.md §4): lazily, on any read or action."""
+def _expire(archive: Archive, live_id: int) -> LiveMatch:
+    """The match after applying a missed deadline (LIVE.md §4): lazily, on any read or
+    action."""
 
     def expired(match: LiveMatch, thrown: _Dice) -> dict[str, Any] | None:
         if match.status != Status.PLAYING or match.deadline is None:
@@ -314,13 +314,12 @@ def _expire(archive: Archive, live_id: int) -> None:
         match.table.time_out(thrown)
         return {}
 
-    _change(archive, live_id, expired)
+    return _change(archive, live_id, expired)
 
 
 def state(archive: Archive, live_id: int) -> dict[str, Any]:
     """The state of LIVE.md §3, after applying a missed deadline."""
-    _expire(archive, live_id)
-    return state_json(_load(archive, live_id))
+    return state_json(_expire(archive, live_id))
 
 
 def state_json(match: LiveMatch) -> dict[str, Any]:
@@ -378,8 +377,7 @@ def _iso(epoch: float | None) -> str | None:
 
 def proof(archive: Archive, live_id: int) -> dict[str, Any]:
     """The dice proof of LIVE.md §5 (the server seed only once the match has ended)."""
-    _expire(archive, live_id)
-    match = _load(archive, live_id)
+    match = _expire(archive, live_id)
     return {
         "id": match.id,
         "algorithm": dice.ALGORITHM,
@@ -402,27 +400,23 @@ def watch(
     archive: Archive, live_id: int, poll: float = STREAM_POLL_SECONDS
 ) -> Iterator[dict[str, Any] | None]:
     """The state now and after every change; None after ``KEEPALIVE_SECONDS`` of quiet;
-    ends after a finished or aborted state (LIVE.md §2)."""
-    current = state(archive, live_id)
-    version = _load(archive, live_id).version
-    quiet_since = time.monotonic()
+    ends after a finished or aborted state (LIVE.md §2). Each poll reads two columns;
+    the whole match only when it changed or its deadline passed."""
     while True:
+        match = _expire(archive, live_id)
+        version, current = match.version, state_json(match)
         yield current
         if current["status"] in LiveMatch.ENDED:
             return
+        quiet_since = time.monotonic()
         while True:
             time.sleep(poll)
-            _expire(archive, live_id)
-            latest = archive.live_version(live_id)
-            if latest != version:
+            latest, deadline = archive.live_version(live_id)
+            if latest != version or (deadline is not None and time.time() > deadline):
                 break
             if time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
                 quiet_since = time.monotonic()
                 yield None
-        match = _load(archive, live_id)
-        version = match.version
-        current = state_json(match)
-        quiet_since = time.monotonic()
 
 
 # -- the record -------------------------------------------------------------------------
