@@ -18,7 +18,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -36,8 +36,8 @@ VARIANTS = ("backgammon", "long-nardy", "khachapuri")
 class TimedClient(LiveClient):
     """A client that records the latency of every action it posts."""
 
-    latencies: list[float] = []
-    lock = threading.Lock()
+    latencies: ClassVar[list[float]] = []
+    lock: ClassVar[threading.Lock] = threading.Lock()
 
     def call(self, method: str, path: str = "", body: Any = None) -> dict[str, Any]:
         started = time.perf_counter()

@@ -16,7 +16,7 @@ from notation.options import OptionValue, parse_rules_text
 from referee.adjudication import Verdict, adjudicate
 from referee.api.auth import READ, WRITE
 from referee.archive import Archive
-from referee.bot import STRATEGIES, LiveClient, play_match
+from referee.bot import STRATEGIES, LiveApiError, LiveClient, play_match
 from referee.dice import verify_proof
 from referee.errors import RefereeError
 from referee.live import HOST_SCOPE, PLAY_SCOPE
@@ -97,7 +97,11 @@ def _verify_dice(args: argparse.Namespace) -> int:
 
 def _bot(args: argparse.Namespace) -> int:
     strategy = STRATEGIES[args.strategy](random.Random())
-    final = play_match(LiveClient(args.url.rstrip("/"), args.token), strategy, args.seed)
+    try:
+        final = play_match(LiveClient(args.url.rstrip("/"), args.token), strategy, args.seed)
+    except (LiveApiError, OSError) as error:
+        print(f"nardy-referee: bot: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     print(json.dumps({key: final[key] for key in ("id", "status", "score", "winner")}))
     return EXIT_OK
 

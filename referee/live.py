@@ -9,6 +9,9 @@ again, so of two racing actions on one ply the second finds a new ply (409).
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -396,27 +399,70 @@ def refresh_deadlines(archive: Archive) -> int:
     return archive.refresh_live_deadlines(time.time())
 
 
-def watch(
-    archive: Archive, live_id: int, poll: float = STREAM_POLL_SECONDS
-) -> Iterator[dict[str, Any] | None]:
+class ChangeBoard:
+    """Wakes the streams of one process when their match changes: a single thread polls
+    the versions and deadlines of the matches being watched (two columns each), so an
+    idle stream costs a sleeping thread, not a query per poll."""
+
+    def __init__(self, database: str, poll: float = STREAM_POLL_SECONDS) -> None:
+        self.database = database
+        self.poll = poll
+        self.lock = threading.Lock()
+        self.watchers: dict[int, list[tuple[int, threading.Event]]] = {}
+        self.poller_pid: int | None = None
+
+    def wait(self, live_id: int, version: int, timeout: float) -> bool:
+        """Whether the match left ``version`` (or passed its deadline) within ``timeout``."""
+        event = threading.Event()
+        entry = (version, event)
+        with self.lock:
+            if self.poller_pid != os.getpid():  # started lazily, in the serving process
+                self.poller_pid = os.getpid()
+                threading.Thread(target=self._poll, daemon=True).start()
+            self.watchers.setdefault(live_id, []).append(entry)
+        try:
+            return event.wait(timeout)
+        finally:
+            with self.lock:
+                self.watchers[live_id].remove(entry)
+                if not self.watchers[live_id]:
+                    del self.watchers[live_id]
+
+    def _poll(self) -> None:
+        archive = Archive(self.database)
+        try:
+            while True:
+                time.sleep(self.poll)
+                with self.lock:
+                    watched = list(self.watchers)
+                if not watched:
+                    continue
+                try:
+                    seen = archive.live_versions(watched)
+                except sqlite3.Error:  # a busy or briefly unavailable file: look again
+                    continue
+                now = time.time()
+                with self.lock:
+                    for live_id, entries in self.watchers.items():
+                        version, deadline = seen.get(live_id, (-1, None))
+                        for expected, event in entries:
+                            if version != expected or (deadline is not None and now > deadline):
+                                event.set()
+        finally:
+            archive.close()
+
+
+def watch(archive: Archive, live_id: int, board: ChangeBoard) -> Iterator[dict[str, Any] | None]:
     """The state now and after every change; None after ``KEEPALIVE_SECONDS`` of quiet;
-    ends after a finished or aborted state (LIVE.md §2). Each poll reads two columns;
-    the whole match only when it changed or its deadline passed."""
+    ends after a finished or aborted state (LIVE.md §2)."""
     while True:
         match = _expire(archive, live_id)
-        version, current = match.version, state_json(match)
+        current = state_json(match)
         yield current
         if current["status"] in LiveMatch.ENDED:
             return
-        quiet_since = time.monotonic()
-        while True:
-            time.sleep(poll)
-            latest, deadline = archive.live_version(live_id)
-            if latest != version or (deadline is not None and time.time() > deadline):
-                break
-            if time.monotonic() - quiet_since >= KEEPALIVE_SECONDS:
-                quiet_since = time.monotonic()
-                yield None
+        while not board.wait(live_id, match.version, KEEPALIVE_SECONDS):
+            yield None
 
 
 # -- the record -------------------------------------------------------------------------

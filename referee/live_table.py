@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, Protocol
 
 from referee.errors import RefereeError
-from referee.plays import PlaysService
+from referee.plays import PlaysService, play_text
 from referee.positions import read_position, write_position
 from referee.rules.board import CHECKERS, Side
 from referee.rules.cube import CubeContext, beaver_problem, double_problem
@@ -148,6 +149,12 @@ class CubeTalk:
         return replace(position, cube=offered, turn=answering, phase=Phase.DOUBLED)
 
 
+@lru_cache(maxsize=4096)
+def _position(text: str) -> Position:
+    """A position string read once (positions are immutable values)."""
+    return read_position(text)
+
+
 def _side(text: str | None) -> Side | None:
     return None if text is None else Side(text)
 
@@ -192,7 +199,11 @@ class Table:
     # -- loading and saving ---------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The table as JSON values (shallow: ``records`` and ``options`` are JSON already)."""
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data["cube"] = asdict(self.cube)
+        data["games"] = [asdict(game) for game in self.games]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Table:
@@ -214,7 +225,7 @@ class Table:
         return self.crawford_game == self.game
 
     def current(self) -> Position:
-        return read_position(self.position)
+        return _position(self.position)
 
     # -- who acts, and how ----------------------------------------------------------------
 
@@ -309,7 +320,8 @@ class Table:
     def _rolled(self, position: Position, thrown: tuple[int, int]) -> None:
         rolled = replace(position, phase=Phase.MOVE, dice=(max(thrown), min(thrown)))
         self.position = write_position(rolled)
-        self.legal = [play.play for play in PlaysService(self.position, self.options).legal()]
+        service = PlaysService(self.position, self.options)
+        self.legal = [play_text(play.steps, service.literal) for play in service.judge.legal]
 
     # -- actions --------------------------------------------------------------------------
 

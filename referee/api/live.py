@@ -173,12 +173,12 @@ def stream_live(live_id: int) -> Response:
     """
     _readable()
     live.state(archive(), live_id)  # 404 before the stream starts
-    database, poll = current_app.config["DATABASE"], current_app.config["LIVE_POLL_SECONDS"]
+    database, board = current_app.config["DATABASE"], current_app.extensions["live_board"]
 
     def lines() -> Iterator[str]:
         connection = Archive(database)
         try:
-            for state in live.watch(connection, live_id, poll):
+            for state in live.watch(connection, live_id, board):
                 yield "\n" if state is None else json.dumps(state) + "\n"
         finally:
             connection.close()
@@ -234,7 +234,7 @@ def init_live(app: Flask) -> None:
     """After a (re)start the player to act in each match in play gets a fresh full time.
     ``NARDY_REFEREE_LIVE_POLL``: how often (seconds) a stream looks for a change."""
     poll = os.environ.get("NARDY_REFEREE_LIVE_POLL", str(live.STREAM_POLL_SECONDS))
-    app.config.setdefault("LIVE_POLL_SECONDS", float(poll))
+    app.extensions["live_board"] = live.ChangeBoard(app.config["DATABASE"], float(poll))
     connection = Archive(app.config["DATABASE"])
     try:
         live.refresh_deadlines(connection)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -106,3 +108,49 @@ def test_verify_dice_command_accepts_a_url_and_refuses_a_tampered_file(
     tampered.write_text(json.dumps(proof))
     assert main(["verify-dice", str(tampered)]) == 1
     assert "throw 3" in capsys.readouterr().err
+
+
+def test_the_example_bot_plays_a_whole_match(setup: tuple[Server, Tokens]) -> None:
+    server, tokens = setup
+    live_id = create(server, tokens, "khachapuri")["id"]
+    url = f"{server.base}/v1/live/{live_id}"
+    example = Path(__file__).resolve().parents[2] / "examples" / "live_bot.py"
+    bots = [
+        subprocess.Popen(
+            [sys.executable, str(example), url, token, seed],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for token, seed in ((tokens.alice, "a1"), (tokens.bob, "b2"))
+    ]
+    outputs = [bot.communicate(timeout=120)[0] for bot in bots]
+    assert [bot.returncode for bot in bots] == [0, 0]
+    final = server.json("GET", f"/v1/live/{live_id}")
+    assert final["status"] == "finished" and final["client_seeds"] == {"w": "a1", "b": "b2"}
+    assert all(output.startswith("finished: winner ") for output in outputs)
+    assert server.json("GET", f"/v1/matches/{final['match_id']}")["verdict"]["valid"]
+
+
+def test_the_bot_command_plays_and_reports_the_result(
+    setup: tuple[Server, Tokens], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from referee.cli import main
+
+    server, tokens = setup
+    live_id = create(server, tokens, "long-nardy")["id"]
+    url = f"{server.base}/v1/live/{live_id}"
+    codes: list[int] = []
+    bots = [
+        threading.Thread(
+            target=lambda t=token: codes.append(main(["bot", "--url", url, "--token", t]))
+        )
+        for token in (tokens.alice, tokens.bob)
+    ]
+    for bot in bots:
+        bot.start()
+    for bot in bots:
+        bot.join(timeout=120)
+    assert codes == [0, 0]
+    reports = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [report["status"] for report in reports] == ["finished", "finished"]
+    assert main(["bot", "--url", url, "--token", tokens.mallory]) == 2
