@@ -123,6 +123,14 @@ def _create_live_matches(db: Database) -> None:
     )
 
 
+@migrations(name="0005_verdict_revision")
+def _add_verdict_revision(db: Database) -> None:
+    """Which rules revision and referee version computed each stored verdict; verdicts
+    stored before the columns existed are revision 0, so ``recheck`` finds them."""
+    db["matches"].add_column("rules_revision", int, not_null_default=0)  # type: ignore[union-attr]
+    db["matches"].add_column("referee_version", str)  # type: ignore[union-attr]
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -149,6 +157,20 @@ class NewMatch:
     verdict: dict[str, Any]
     original: str
     canonical: str
+    rules_revision: int
+    referee_version: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rechecked:
+    """A stored match's verdict computed anew, without touching its stored text."""
+
+    id: int
+    valid: bool
+    winner: str | None
+    verdict: dict[str, Any]
+    rules_revision: int
+    referee_version: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,6 +236,7 @@ class Archive:
         path.parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS)
         self.db = Database(connection)
+        self.path = path
 
     @classmethod
     def prepare(cls, path: str | Path) -> None:
@@ -299,6 +322,43 @@ class Archive:
                 return
             page_query = replace(page_query, after_id=page[-1]["id"])
 
+    def older_than(self, revision: int | None, page: int = 100) -> Iterator[dict[str, Any]]:
+        """Every stored match whose verdict predates ``revision`` (every match when None),
+        by ascending id, a page at a time: what ``recheck`` needs, options decoded."""
+        after = 0
+        while True:
+            rows = _dicts(
+                self.db.execute(
+                    "SELECT id, variant, options, verdict, original FROM matches"
+                    " WHERE id > ? AND (? IS NULL OR rules_revision < ?) ORDER BY id LIMIT ?",
+                    [after, revision, revision, page],
+                )
+            )
+            for row in rows:
+                row["options"] = json.loads(row["options"] or "{}")
+                row["verdict"] = json.loads(row["verdict"] or "null")
+                yield row
+            if len(rows) < page:
+                return
+            after = rows[-1]["id"]
+
+    def update_verdict(self, rechecked: Rechecked) -> None:
+        """Store a re-computed verdict; the original and canonical text stay as they are."""
+        conn = self.db.conn
+        with _write_lock(conn):
+            conn.execute(
+                "UPDATE matches SET valid = ?, winner = ?, verdict = ?, rules_revision = ?,"
+                " referee_version = ? WHERE id = ?",
+                (
+                    int(rechecked.valid),
+                    rechecked.winner,
+                    json.dumps(rechecked.verdict),
+                    rechecked.rules_revision,
+                    rechecked.referee_version,
+                    rechecked.id,
+                ),
+            )
+
     # -- live matches ---------------------------------------------------------------------
 
     def create_live(self, row: dict[str, Any]) -> int:
@@ -343,12 +403,13 @@ class Archive:
     ) -> int | None:
         """Commit a change of a live match read at ``version``, with its new throws and, at
         the end, its record, in one transaction; LiveConflictError when another change came
-        first. Returns the stored record's id.
+        first. Returns the stored record's id. Writers of live matches queue first
+        (``_queue``).
 
         ``synchronous=NORMAL`` (WAL): a commit survives the process being killed, not a
         power loss; it spares an fsync per action."""
         self.db.conn.execute("PRAGMA synchronous = NORMAL")
-        with _write_lock(self.db.conn) as conn:
+        with _queue(f"{self.path}.live-lock"), _write_lock(self.db.conn) as conn:
             row = conn.execute(
                 "SELECT version FROM live_matches WHERE id = ?", [live_id]
             ).fetchone()
@@ -434,6 +495,16 @@ class Archive:
 
 
 @contextmanager
+def _queue(lock_path: str) -> Iterator[None]:
+    """Live writers queue on a lock file before they ask SQLite for its write lock: they
+    block in the kernel and go on at once when it is free, where SQLite's busy handler
+    would sleep and retry (unfairly: seconds of tail latency under many writers)."""
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+@contextmanager
 def _write_lock(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """A write transaction that holds SQLite's write lock from its start."""
     if conn.in_transaction:
@@ -465,6 +536,8 @@ def _match_row(match: NewMatch) -> dict[str, Any]:
         "original": match.original,
         "canonical": match.canonical,
         "created_at": _now(),
+        "rules_revision": match.rules_revision,
+        "referee_version": match.referee_version,
     }
 
 

@@ -23,13 +23,14 @@ from notation.records.mat_writer import write_mat
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
 from referee import dice
 from referee.archive import Archive, LiveConflictError, NewMatch, Throw, Token
+from referee.bridge import write_position
 from referee.errors import RefereeError
 from referee.live_table import Action, Table, Use
 from referee.matches import checked_match
-from referee.positions import write_position
 from referee.rules.options import Options
-from referee.rules.position import Cube, Phase, Position
+from referee.rules.position import Cube, Position
 from referee.rules.variants import find_variant
+from vocabulary import Phase
 
 PLAY_SCOPE = "play"
 HOST_SCOPE = "live:host"

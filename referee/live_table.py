@@ -14,13 +14,12 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Protocol
 
+from referee.bridge import play_text, read_position, write_position
 from referee.errors import RefereeError
-from referee.plays import PlaysService, play_text
-from referee.positions import read_position, write_position
-from referee.rules.board import CHECKERS, Side
-from referee.rules.cube import CubeContext, beaver_problem, double_problem
+from referee.plays_service import PlaysService
+from referee.rules.cube import CubeContext, CubeState, Offer
 from referee.rules.options import DrawScoring, Options
-from referee.rules.position import Cube, Phase, Position
+from referee.rules.position import Cube, Position
 from referee.rules.scoring import (
     GameResult,
     Stake,
@@ -30,6 +29,7 @@ from referee.rules.scoring import (
     score_resignation,
 )
 from referee.rules.variants import Khachapuri, LongNardy, Variant, find_variant
+from vocabulary import CHECKERS, Phase, Side
 
 MAX_ALTERNATIVES = 5
 
@@ -82,71 +82,47 @@ def resignation_values(variant: type[Variant], options: Options) -> frozenset[in
     return frozenset({1, 2, 3})
 
 
-@dataclass(slots=True)
-class CubeTalk:
-    """The cube negotiation of the current game (RULES.md §14.5-14.6).
+def _cube_json(cube: Cube | None) -> list[Any] | None:
+    return None if cube is None else [cube.value, None if cube.owner is None else str(cube.owner)]
 
-    Kept in one place so that it can give way to the rules' own cube state machine.
-    """
 
-    doubler: str | None = None
-    """Who made the pending offer (a double or a beaver)."""
-    roller: str | None = None
-    """Who doubled before rolling: he rolls once the cube is settled."""
-    before: list[Any] | None = None
-    """The cube ``[value, owner]`` that stands if the pending offer is dropped."""
-    offered: int = 0
-    beavered: bool = False
-    double_offered: bool = False
-    """A double was offered in this game (the Jacoby rule no longer applies)."""
+def _cube(data: list[Any] | None) -> Cube | None:
+    return None if data is None else Cube(data[0], None if data[1] is None else Side(data[1]))
 
-    def context(self, table: Table, position: Position) -> CubeContext:
-        return CubeContext(position.cube, table.crawford_game_now, table.length == 0, table.rules)
 
-    def can_double(self, table: Table, position: Position, side: Side) -> bool:
-        return double_problem(self.context(table, position), side, True, None) is None
+def cube_state_json(state: CubeState) -> dict[str, Any]:
+    """The rules' cube state (``referee.rules.cube``) as JSON values, to be saved."""
+    offer = state.offer
+    return {
+        "cube": _cube_json(state.cube),
+        "offer": None
+        if offer is None
+        else {
+            "standing": _cube_json(offer.standing),
+            "value": offer.value,
+            "by": str(offer.by),
+            "roller": str(offer.roller),
+            "redouble": offer.redouble,
+        },
+        "doubled": state.doubled,
+    }
 
-    def can_beaver(self, table: Table, position: Position) -> bool:
-        return beaver_problem(self.context(table, position), self.offered) is None
 
-    def stake(self, table: Table, position: Position) -> Stake:
-        """What the game is worth now: while an offer is pending, the cube before it."""
-        if position.phase is Phase.DOUBLED and self.before is not None:
-            cube: Cube | None = Cube(self.before[0], _side(self.before[1]))
-        else:
-            cube = position.cube
-        if cube is None:
-            return Stake()
-        jacoby = table.length == 0 and table.rules.jacoby and not self.double_offered
-        return Stake(cube.value, cube.owner, jacoby)
-
-    def double(self, position: Position, side: Side) -> Position:
-        cube = position.cube
-        assert cube is not None
-        self.doubler = self.roller = str(side)
-        self.offered = 2 * cube.value
-        self.double_offered = True
-        return self._offer(position, cube, side.other)
-
-    def beaver(self, position: Position, side: Side) -> Position:
-        answering = Side(self.doubler or side.other)
-        accepted = Cube(self.offered, side)
-        self.doubler = str(side)
-        self.offered *= 2
-        self.beavered = True
-        return self._offer(position, accepted, answering)
-
-    def take(self, position: Position, taker: Side) -> Position:
-        """The pending offer is taken: a beaver's maker keeps the cube; the doubler rolls."""
-        owner = Side(self.doubler) if self.beavered and self.doubler else taker
-        self.beavered = False
-        cube = Cube(self.offered, owner)
-        return replace(position, cube=cube, turn=_side(self.roller), phase=Phase.ROLL)
-
-    def _offer(self, position: Position, cube: Cube, answering: Side) -> Position:
-        self.before = [cube.value, None if cube.owner is None else str(cube.owner)]
-        offered = Cube(self.offered, cube.owner)
-        return replace(position, cube=offered, turn=answering, phase=Phase.DOUBLED)
+def cube_state(data: dict[str, Any]) -> CubeState:
+    offer = data["offer"]
+    return CubeState(
+        _cube(data["cube"]),
+        None
+        if offer is None
+        else Offer(
+            _cube(offer["standing"]) or Cube(),
+            offer["value"],
+            Side(offer["by"]),
+            Side(offer["roller"]),
+            offer["redouble"],
+        ),
+        data["doubled"],
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -186,7 +162,8 @@ class Table:
     """Per game: ``{"score", "start", "actions"}``, what the record will say."""
     legal: list[str] | None = None
     """The legal plays of the roll to be played (canonical text)."""
-    cube: CubeTalk = field(default_factory=CubeTalk)
+    cube: dict[str, Any] = field(default_factory=lambda: cube_state_json(CubeState(None)))
+    """The rules' cube state of the current game (``referee.rules.cube.CubeState``)."""
     first_mover: str | None = None
     extra_turn_for: str | None = None
     finish_position: str | None = None
@@ -201,14 +178,12 @@ class Table:
     def to_json(self) -> dict[str, Any]:
         """The table as JSON values (shallow: ``records`` and ``options`` are JSON already)."""
         data = {name: getattr(self, name) for name in self.__dataclass_fields__}
-        data["cube"] = asdict(self.cube)
         data["games"] = [asdict(game) for game in self.games]
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Table:
         data = dict(data)
-        data["cube"] = CubeTalk(**data["cube"])
         data["games"] = [FinishedGame(**game) for game in data["games"]]
         return cls(**data)
 
@@ -223,6 +198,33 @@ class Table:
     @property
     def crawford_game_now(self) -> bool:
         return self.crawford_game == self.game
+
+    # -- the cube: the rules' state machine (referee.rules.cube) ----------------------------
+
+    @property
+    def cube_state(self) -> CubeState:
+        return cube_state(self.cube)
+
+    def _set_cube(self, state: CubeState) -> None:
+        self.cube = cube_state_json(state)
+
+    def _cube_context(self) -> CubeContext:
+        return CubeContext(self.crawford_game_now, self.length == 0, self.rules)
+
+    def can_double(self, side: Side) -> bool:
+        return self.cube_state.double_problem(self._cube_context(), side, True) is None
+
+    def can_beaver(self, side: Side) -> bool:
+        return self.cube_state.beaver_problem(self._cube_context(), side) is None
+
+    def stake(self) -> Stake:
+        """What the game is worth now: while an offer is pending, the cube before it."""
+        state = self.cube_state
+        cube = state.standing
+        if cube is None:
+            return Stake()
+        jacoby = self.length == 0 and self.rules.jacoby and not state.doubled
+        return Stake(cube.value, cube.owner, jacoby)
 
     def current(self) -> Position:
         return _position(self.position)
@@ -244,7 +246,7 @@ class Table:
         position = self.current()
         if position.phase is Phase.DOUBLED:
             answers = [Action.TAKE, Action.DROP]
-            return [*answers, Action.BEAVER] if self.cube.can_beaver(self, position) else answers
+            return [*answers, Action.BEAVER] if self.can_beaver(side) else answers
         if position.phase is Phase.ROLL:
             return [Action.DOUBLE, Action.ROLL, Action.RESIGN]
         return [Action.PLAY, Action.RESIGN]
@@ -257,7 +259,6 @@ class Table:
     def start_game(self, dice: DiceSource) -> None:
         """The next game: the opening throw (LIVE.md §5), automatic doubles in money play."""
         self.game += 1
-        self.cube = CubeTalk()
         self.extra_turn_for = self.finish_position = None
         variant, rules = self.variant_class, self.rules
         crawford, post = self._crawford_status()
@@ -282,6 +283,7 @@ class Table:
             if automatic and cube is not None and 2 * cube.value <= rules.cube_limit:
                 doubles += 1
                 cube = Cube(2 * cube.value)
+        self._set_cube(CubeState(cube))
         start = replace(position, cube=cube) if doubles else None
         self.records.append(
             {
@@ -311,7 +313,7 @@ class Table:
     def _settle(self, position: Position, dice: DiceSource) -> None:
         """Save ``position``; when the side to roll has no cube decision, roll at once."""
         side = position.turn
-        if position.phase is Phase.ROLL and side and not self.cube.can_double(self, position, side):
+        if position.phase is Phase.ROLL and side and not self.can_double(side):
             self._rolled(position, dice(self.game, Use.ROLL))
             return
         self.position = write_position(position)
@@ -338,24 +340,38 @@ class Table:
         if action is Action.PLAY:
             self._play(position, side, str(details.get("play") or ""), dice)
         elif action is Action.RESIGN:
-            self._resign(position, side, details.get("value"), dice)
+            self._resign(side, details.get("value"), dice)
         elif action is Action.ROLL:
             self._rolled(position, dice(self.game, Use.ROLL))
         elif action is Action.DOUBLE:
-            self._record(side, "double", value=2 * (position.cube or Cube()).value)
-            self._settle(self.cube.double(position, side), dice)
+            self._offer(position, self.cube_state.after_double(side), side.other, "double")
         elif action is Action.BEAVER:
-            self._record(side, "beaver", value=2 * self.cube.offered)
-            self._settle(self.cube.beaver(position, side), dice)
+            state = self.cube_state
+            assert state.offer is not None
+            self._offer(position, state.after_beaver(side), state.offer.by, "beaver")
         elif action is Action.TAKE:
             self._record(side, "take")
-            self._settle(self.cube.take(position, side), dice)
+            state = self.cube_state
+            assert state.offer is not None
+            taken = state.after_take(side)
+            self._set_cube(taken)
+            turn = state.offer.roller
+            self._settle(replace(position, cube=taken.cube, turn=turn, phase=Phase.ROLL), dice)
         else:
             self._record(side, "drop")
-            doubler = Side(self.cube.doubler or side.other)
-            self._end_game(score_drop(doubler, self.cube.stake(self, position)), dice)
+            self._end_game(score_drop(self.cube_state.drop_winner, self.stake()), dice)
         if str(side) not in self.acted:
             self.acted.append(str(side))
+
+    def _offer(self, position: Position, state: CubeState, answering: Side, kind: str) -> None:
+        """A double or beaver: the position shows the value offered (state d)."""
+        assert state.offer is not None
+        self._record(state.offer.by, kind, value=state.offer.value)
+        self._set_cube(state)
+        self.position = write_position(
+            replace(position, cube=state.shown, turn=answering, phase=Phase.DOUBLED)
+        )
+        self.legal = None
 
     def _record(self, side: Side, kind: str, **fields: Any) -> None:
         self.records[-1]["actions"].append({"side": str(side), "kind": kind, **fields})
@@ -373,7 +389,7 @@ class Table:
         self._record(side, "roll", dice=list(position.dice), play=answer.play)
         board = read_position(answer.position).board
         after = position.moved_on(board, side.other, Phase.ROLL)
-        stake = self.cube.stake(self, position)
+        stake = self.stake()
         variant, rules = self.variant_class, self.rules
         finished = board.borne_off(side) == CHECKERS
         if self.extra_turn_for == str(side):  # the draw rule's extra turn (RULES.md §10)
@@ -395,14 +411,14 @@ class Table:
                 return
         self._settle(after, dice)
 
-    def _resign(self, position: Position, side: Side, value: object, dice: DiceSource) -> None:
+    def _resign(self, side: Side, value: object, dice: DiceSource) -> None:
         allowed = resignation_values(self.variant_class, self.rules)
         if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
             values = ", ".join(str(v) for v in sorted(allowed))
             raise IllegalActionError(
                 "resign_value", f"a resignation in {self.variant} is worth one of {values}"
             )
-        stake = self.cube.stake(self, position)
+        stake = self.stake()
         said = value * stake.cube
         self._record(side.other, "win", value=said)
         rules = self.rules
@@ -415,8 +431,7 @@ class Table:
         side = self.to_act()
         assert side is not None
         winner = side.other
-        position = self.current()
-        stake = self.cube.stake(self, position)
+        stake = self.stake()
         if self.length:
             needed = self.length - self.score["wb".index(str(winner))]
             self._record(winner, "win", value=needed)

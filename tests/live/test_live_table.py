@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from referee.live_table import Action, Table, Use
-from referee.rules.board import Side
+from vocabulary import Side
 
 W, B = Side.WHITE, Side.BLACK
 
