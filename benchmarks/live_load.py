@@ -5,7 +5,10 @@ Real gunicorn (``WORKERS`` gthread workers with ``THREADS`` threads each: every 
 holds one thread). Reports: matches finished, server errors (5xx in the access log),
 actions/s over the run, p50/p99 action latency (client side, POST .../actions), and then
 checks every finished match: its stored record re-checks valid (POST /v1/matches/{id}/check)
-and its dice proof verifies. Bounded in count (``MATCHES``) and time (``LIMIT_SECONDS``).
+and its dice proof verifies; the server-side time of the actions from the access log.
+The bots act as fast as they can, so the run is at saturation: latency is mostly queueing
+(Little's law: about the bots waiting to act divided by actions/s). Bounded in count
+(``MATCHES``) and time (``LIMIT_SECONDS``).
 Run with ``.venv/bin/python benchmarks/live_load.py [MATCHES]``.
 """
 
@@ -60,8 +63,14 @@ def main() -> None:
         run(server, host, bots)
     finally:
         stop(server)
-    errors = sum(1 for line in (folder / "server.log").read_text().splitlines() if '" 5' in line)
+    log = (folder / "server.log").read_text().splitlines()
+    errors = sum(1 for line in log if '" 5' in line)
     print(f"server errors (5xx): {errors}")
+    served = sorted(int(line.rsplit(" ", 1)[1][:-2]) for line in log if "/actions HTTP" in line)
+    if served:
+        p99 = served[int(0.99 * (len(served) - 1))]
+        print(f"server-side action time (access log): p50 {statistics.median(served)} ms,")
+        print(f"  p99 {p99} ms, max {served[-1]} ms")
 
 
 def run(server: Server, host: str, bots: dict[str, str]) -> None:

@@ -53,6 +53,14 @@ class Status:
     ABORTED = "aborted"
 
 
+class LiveBusyError(RefereeError):
+    """The match kept changing under a change, attempt after attempt: try again."""
+
+    code = "busy"
+    title = "Busy"
+    status = 409
+
+
 class LiveNotFoundError(RefereeError):
     code = "not_found"
     title = "Not Found"
@@ -181,7 +189,7 @@ def _change(archive: Archive, live_id: int, change: Change) -> LiveMatch:
         except LiveConflictError:
             continue
         return _load(archive, live_id)
-    raise LiveConflictError(live_id)
+    raise LiveBusyError(f"live match {live_id} kept changing; send the request again")
 
 
 def _deadline(match: LiveMatch) -> float:

@@ -50,6 +50,13 @@ def test_rules_import_neither_notation_nor_the_service_layer() -> None:
     assert offending(ROOT / "referee" / "rules", allowed, WEB_AND_SQL) == []
 
 
+def test_the_dice_are_pure_standard_library() -> None:
+    """Anyone can re-implement or audit the dice of LIVE.md §5 from this one module."""
+    names = imported_modules(ROOT / "referee")["referee/dice.py"]
+    standard = {"__future__", "collections", "dataclasses", "hashlib", "hmac", "re", "secrets"}
+    assert {name.split(".")[0] for name in names} <= standard | {"typing"}
+
+
 @pytest.mark.parametrize("forbidden", ["notation", "flask"])
 def test_the_checker_itself_catches_a_forbidden_import(tmp_path: Path, forbidden: str) -> None:
     package = tmp_path / "pkg"
