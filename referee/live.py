@@ -185,10 +185,15 @@ def _change(archive: Archive, live_id: int, change: Change) -> LiveMatch:
             match.status = Status.FINISHED
             record = _checked_record(match)
         try:
-            archive.save_live(live_id, match.version, changes, thrown.new, record)
+            match_id = archive.save_live(live_id, match.version, changes, thrown.new, record)
         except LiveConflictError:
             continue
-        return _load(archive, live_id)
+        match.version += 1
+        match.throws = thrown.k
+        match.ply = changes.get("ply", match.ply)
+        match.deadline = changes.get("deadline", match.deadline)
+        match.match_id = match_id if record is not None else match.match_id
+        return match  # as saved (status and seeds were changed on it)
     raise LiveBusyError(f"live match {live_id} kept changing; send the request again")
 
 
@@ -273,7 +278,9 @@ def act(
     archive: Archive, live_id: int, bot: Token, ply: int, action: str, details: dict[str, Any]
 ) -> dict[str, Any]:
     """A player's action (LIVE.md §4), committed before the new state is returned."""
-    _expire(archive, live_id)
+    deadline = archive.live_versions([live_id]).get(live_id, (0, None))[1]
+    if deadline is not None and time.time() > deadline:
+        _expire(archive, live_id)
 
     def acted(match: LiveMatch, thrown: _Dice) -> dict[str, Any]:
         sides = match.sides_of(bot)

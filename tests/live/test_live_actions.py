@@ -7,24 +7,10 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from tests.live.harness import Tokens, create, join_both, live_server, token_of
-from tests.server import Server, stop
-
-
-@pytest.fixture(scope="module")
-def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Tokens]]:
-    database = tmp_path_factory.mktemp("live-actions") / "archive.sqlite3"
-    tokens = Tokens.create(database)
-    server = live_server(database)
-    try:
-        yield server, tokens
-    finally:
-        stop(server)
+from tests.live.harness import Tokens, create, join_both, token_of
+from tests.server import Server
 
 
 def act(

@@ -7,26 +7,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from referee.dice import verify_proof
-from tests.live.harness import Tokens, create, live_server, play_out
-from tests.server import Server, stop
-
-
-@pytest.fixture(scope="module")
-def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Tokens]]:
-    database = tmp_path_factory.mktemp("live") / "archive.sqlite3"
-    tokens = Tokens.create(database)
-    server = live_server(database)
-    try:
-        yield server, tokens
-    finally:
-        stop(server)
-
+from tests.live.harness import Tokens, create, play_out
+from tests.server import Server
 
 VARIANTS = [
     ("backgammon", 3, {}),
