@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from notation.plays import parse_play
@@ -46,7 +47,9 @@ VARIATION_TAGS = {
 }
 
 
-class Status:
+class Status(StrEnum):
+    """Where a live match stands (LIVE.md §3)."""
+
     WAITING = "waiting"
     PLAYING = "playing"
     FINISHED = "finished"
