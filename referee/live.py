@@ -25,10 +25,15 @@ from notation.records.model import ActionKind, ActionText, GameText, MatchText
 from referee import dice
 from referee.archive import Archive, LiveConflictError, NewMatch, Throw, Token
 from referee.bridge import write_position
-from referee.errors import RefereeError
+from referee.errors import (
+    ForbiddenError,
+    LiveBusyError,
+    LiveNotFoundError,
+    NotPlayingError,
+    StalePlyError,
+)
 from referee.live_table import Action, Table, Use
 from referee.matches import checked_match
-from referee.rules.options import Options
 from referee.rules.position import Cube, Position
 from referee.rules.variants import find_variant
 from vocabulary import Phase
@@ -40,11 +45,6 @@ MAX_ATTEMPTS = 20
 """Re-reads of a match that keeps changing under a change (each re-read re-checks it)."""
 STREAM_POLL_SECONDS = 0.1
 KEEPALIVE_SECONDS = 10.0
-VARIATION_TAGS = {
-    "backgammon": "Backgammon",
-    "long-nardy": "Long nardy",
-    "khachapuri": "Khachapuri",
-}
 
 
 class Status(StrEnum):
@@ -54,42 +54,6 @@ class Status(StrEnum):
     PLAYING = "playing"
     FINISHED = "finished"
     ABORTED = "aborted"
-
-
-class LiveBusyError(RefereeError):
-    """The match kept changing under a change, attempt after attempt: try again."""
-
-    code = "busy"
-    title = "Busy"
-    status = 409
-
-
-class LiveNotFoundError(RefereeError):
-    code = "not_found"
-    title = "Not Found"
-    status = 404
-
-
-class LiveForbiddenError(RefereeError):
-    """Not a player of this match, not the one to act, or not allowed to abort."""
-
-    code = "forbidden"
-    title = "Forbidden"
-    status = 403
-
-
-class StalePlyError(RefereeError):
-    code = "stale_ply"
-    title = "Stale ply"
-    status = 409
-
-
-class NotPlayingError(RefereeError):
-    """An action on a match that is waiting, finished or aborted."""
-
-    code = "not_playing"
-    title = "Not playing"
-    status = 409
 
 
 @dataclass(slots=True)
@@ -218,8 +182,8 @@ def create(
 ) -> dict[str, Any]:
     """A new live match waiting for its two bots; the server seed is drawn and committed."""
     variant_class = find_variant(variant)
-    rules = Options().updated(variant_class.id, options)
-    table = Table(variant_class.id, length, rules.to_json(variant_class.id))
+    rules = variant_class.options_with(options)
+    table = Table(variant_class.id, length, variant_class.options_json(rules))
     cube = Cube() if variant_class.has_cube and rules.cube else None
     start = Position(
         variant_class,
@@ -259,7 +223,7 @@ def join(archive: Archive, live_id: int, bot: Token, seed: str) -> dict[str, Any
     def joined(match: LiveMatch, thrown: _Dice) -> dict[str, Any] | None:
         sides = match.sides_of(bot)
         if not sides:
-            raise LiveForbiddenError(f"{bot.name!r} is not a player of live match {live_id}")
+            raise ForbiddenError(f"{bot.name!r} is not a player of live match {live_id}")
         if match.status != Status.WAITING or all(match.seeds[s] == seed for s in sides):
             return None  # a bot that joins again (to resume) changes nothing once play began
         changes: dict[str, Any] = {}
@@ -288,7 +252,7 @@ def act(
     def acted(match: LiveMatch, thrown: _Dice) -> dict[str, Any]:
         sides = match.sides_of(bot)
         if not sides:
-            raise LiveForbiddenError(f"{bot.name!r} is not a player of live match {live_id}")
+            raise ForbiddenError(f"{bot.name!r} is not a player of live match {live_id}")
         if match.status != Status.PLAYING:
             raise NotPlayingError(
                 f"live match {live_id} is {match.status}", live_status=match.status
@@ -297,7 +261,7 @@ def act(
             raise StalePlyError(f"the current ply is {match.ply}, not {ply}", ply=match.ply)
         to_act = match.table.to_act()
         if to_act is None or str(to_act) not in sides:
-            raise LiveForbiddenError(f"it is not {bot.name!r}'s turn to act", ply=match.ply)
+            raise ForbiddenError(f"it is not {bot.name!r}'s turn to act", ply=match.ply)
         match.table.apply(to_act, Action(action), thrown, **details)
         return {"ply": match.ply + 1, "deadline": _deadline(match)}
 
@@ -312,7 +276,7 @@ def abort(archive: Archive, live_id: int, caller: Token) -> dict[str, Any]:
         sides = match.sides_of(caller) if PLAY_SCOPE in caller.scopes else set()
         early = bool(sides) and not any(side in match.table.acted for side in sides)
         if not (host or early):
-            raise LiveForbiddenError("only the host, or a bot before its first action, aborts")
+            raise ForbiddenError("only the host, or a bot before its first action, aborts")
         if match.ended:
             raise NotPlayingError(
                 f"live match {live_id} is {match.status}", live_status=match.status
@@ -494,7 +458,7 @@ def match_record(match: LiveMatch) -> str:
         "Site": "nardy-referee live",
         "Event": f"Live match {match.id}",
         "EventDate": match.created_at[:10].replace("-", "."),
-        "Variation": VARIATION_TAGS[table.variant],
+        "Variation": table.variant_class.variation_tags[0].capitalize(),
         "Rules": ",".join(f"{name}={_rule_text(value)}" for name, value in table.options.items()),
         "DiceAlgorithm": dice.ALGORITHM,
         "DiceCommitment": match.commitment,

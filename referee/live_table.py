@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from referee.bridge import play_text, read_position, write_position
-from referee.errors import RefereeError
+from referee.errors import IllegalActionError, RefereeError
 from referee.plays_service import PlaysService
 from referee.rules.cube import CubeContext, CubeState, Offer
 from referee.rules.options import DrawScoring, Options
@@ -28,10 +28,8 @@ from referee.rules.scoring import (
     score_drop,
     score_resignation,
 )
-from referee.rules.variants import Khachapuri, LongNardy, Variant, find_variant
+from referee.rules.variants import Variant, find_variant
 from vocabulary import CHECKERS, Phase, Side
-
-MAX_ALTERNATIVES = 5
 
 
 class Action(StrEnum):
@@ -53,33 +51,10 @@ class Use(StrEnum):
     ROLL = "roll"
 
 
-class IllegalActionError(RefereeError):
-    """An action the rules do not allow now: the match is unchanged (LIVE.md §4)."""
-
-    code = "illegal_action"
-    title = "Illegal action"
-
-    def __init__(self, code: str, message: str, alternatives: tuple[str, ...] = ()) -> None:
-        super().__init__(
-            message,
-            reason={"code": code, "message": message},
-            alternatives=list(alternatives[:MAX_ALTERNATIVES]),
-        )
-
-
 class DiceSource(Protocol):
     """The next throw of the live match; the source records it with its game and use."""
 
     def __call__(self, game: int, use: Use) -> tuple[int, int]: ...
-
-
-def resignation_values(variant: type[Variant], options: Options) -> frozenset[int]:
-    """The ``N`` a player may resign for: a value the variant can score (LIVE.md §4)."""
-    if variant is Khachapuri:
-        return frozenset({*range(1, 15), 30})
-    if variant is LongNardy:
-        return frozenset({1, 2, 3} if options.koks else {1, 2})
-    return frozenset({1, 2, 3})
 
 
 def _cube_json(cube: Cube | None) -> list[Any] | None:
@@ -189,7 +164,7 @@ class Table:
 
     @property
     def rules(self) -> Options:
-        return Options().updated(self.variant, self.options)
+        return self.variant_class.options_with(self.options)
 
     @property
     def variant_class(self) -> type[Variant]:
@@ -412,7 +387,7 @@ class Table:
         self._settle(after, dice)
 
     def _resign(self, side: Side, value: object, dice: DiceSource) -> None:
-        allowed = resignation_values(self.variant_class, self.rules)
+        allowed = self.variant_class.resignation_values(self.rules)
         if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
             values = ", ".join(str(v) for v in sorted(allowed))
             raise IllegalActionError(

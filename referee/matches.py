@@ -4,34 +4,19 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from notation.records.mat_writer import write_mat
 from referee import RULES_REVISION, __version__
-from referee.adjudication import adjudicate
+from referee.adjudication import ReplayStep, adjudicate
 from referee.archive import Archive, NewMatch, Rechecked, Stored
-from referee.errors import InvalidNotationError, RefereeError
+from referee.errors import InvalidNotationError, InvalidRecordError, MatchNotFoundError
 
 MAX_ID = 2**63 - 1
 """SQLite's largest integer: larger ids in a URL are simply not found."""
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
-
-
-class InvalidRecordError(RefereeError):
-    """A record with errors offered to the archive without ``allow_invalid``."""
-
-    code = "invalid_record"
-    title = "Invalid record"
-
-
-class MatchNotFoundError(RefereeError):
-    """No stored match has this id (or this game index)."""
-
-    code = "not_found"
-    title = "Not Found"
-    status = 404
 
 
 def event_date(tag: str | None) -> str | None:
@@ -191,8 +176,14 @@ def replay(archive: Archive, match_id: int, index: int) -> dict[str, Any]:
     adjudication = adjudicate(row["original"], row["variant"], "condone", row["options"], True)
     if not 1 <= index <= len(adjudication.replays):
         raise MatchNotFoundError(f"match {match_id} has no game {index}")
+    actions = replay_actions(adjudication.replays[index - 1])
+    return {"match_id": match_id, "game": index, "actions": actions}
+
+
+def replay_actions(steps: Sequence[ReplayStep]) -> list[dict[str, Any]]:
+    """The replay of one game as the API answers it: each action with its positions."""
     actions = []
-    for step in adjudication.replays[index - 1]:
+    for step in steps:
         action = step.action
         entry: dict[str, Any] = {
             "move_number": action.move_number,
@@ -208,4 +199,4 @@ def replay(archive: Archive, match_id: int, index: int) -> dict[str, Any]:
         if step.error is not None:
             entry["error"] = step.error.to_json()
         actions.append(entry)
-    return {"match_id": match_id, "game": index, "actions": actions}
+    return actions

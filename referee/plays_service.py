@@ -9,12 +9,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from notation.errors import NotationError
 from notation.plays import parse_play
-from referee.bridge import play_text, read_position, write_position
+from referee.bridge import notation_errors, play_text, read_position, write_position
 from referee.errors import DiceRequiredError, GameOverError, InvalidNotationError
 from referee.rules.board import Play
-from referee.rules.judge import Finding, PlayJudge
+from referee.rules.judge import PlayJudge, RuleNote
 from referee.rules.movegen import Reason
 from referee.rules.options import Judge, Options
 from referee.rules.position import Position
@@ -39,9 +38,9 @@ class CheckAnswer:
     legal: bool
     play: str | None
     position: str | None
-    reason: Finding | None
+    reason: RuleNote | None
     alternatives: tuple[str, ...]
-    warnings: tuple[Finding, ...]
+    warnings: tuple[RuleNote, ...]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,7 +53,7 @@ class CheckAnswer:
         }
 
 
-def _finding_json(finding: Finding | None) -> dict[str, str] | None:
+def _finding_json(finding: RuleNote | None) -> dict[str, str] | None:
     return None if finding is None else {"code": finding.code, "message": finding.message}
 
 
@@ -63,7 +62,7 @@ class PlaysService:
 
     def __init__(self, position_text: str, options: Mapping[str, object] | None = None) -> None:
         self.position = read_position(position_text)
-        self.options = Options().updated(self.position.variant.id, options or {})
+        self.options = self.position.variant.options_with(options or {})
         self.literal = self.options.judge is Judge.SEQUENCE
         _require_playable(self.position, self.options)
         assert self.position.turn is not None and self.position.dice is not None
@@ -83,10 +82,8 @@ class PlaysService:
         return [self.answer(play) for play in self.judge.legal]
 
     def check(self, text: str) -> CheckAnswer:
-        try:
+        with notation_errors():
             written = parse_play(text)
-        except NotationError as error:
-            raise InvalidNotationError(error.message, column=error.column) from None
         if written.unknown:
             raise InvalidNotationError(f"{text!r} does not say which play was made")
         dice = self.position.dice
@@ -96,7 +93,7 @@ class PlaysService:
                 f"the play is written for {written.dice[0]}-{written.dice[1]}"
                 f" but the dice are {dice[0]}-{dice[1]}"
             )
-            return self._illegal(Finding(str(Reason.DICE_MISMATCH), message))
+            return self._illegal(RuleNote(str(Reason.DICE_MISMATCH), message))
         moves = [Move(m.from_point, m.to_point, m.hit) for m in written.moves]
         judgement = self.judge.judge(moves, canonical=True)
         if not judgement.legal or judgement.play is None:
@@ -107,7 +104,7 @@ class PlaysService:
         answer = self.answer(judgement.play)
         return CheckAnswer(True, answer.play, answer.position, None, (), judgement.warnings)
 
-    def _illegal(self, reason: Finding) -> CheckAnswer:
+    def _illegal(self, reason: RuleNote) -> CheckAnswer:
         alternatives = tuple(play_text(play.steps, self.literal) for play in self.judge.legal[:5])
         return CheckAnswer(False, None, None, reason, alternatives, ())
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from referee import RULES_REVISION, __version__
 from referee.rules.scoring import GameResult
-from vocabulary import Side
+from vocabulary import IssueCode, Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +18,7 @@ class Issue:
     alternatives where they apply; ``rule`` names the broken rule for illegal actions.
     """
 
-    code: str
+    code: IssueCode
     message: str
     move_number: int | None = None
     side: str | None = None

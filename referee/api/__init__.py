@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 
 from referee import __version__
-from referee.api import live, matches, plays, records, reference
+from referee.api import boards, live, matches, plays, records, reference
 from referee.api.problems import register_problem_handlers
 from referee.api.storage import init_storage
 
@@ -20,6 +20,7 @@ BLUEPRINTS = (
     records.blueprint,
     matches.blueprint,
     reference.blueprint,
+    boards.blueprint,
     live.blueprint,
 )
 
@@ -41,6 +42,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     live.init_live(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    from referee.web import blueprint as pages  # late: the pages use the API's modules
+
+    app.register_blueprint(pages)
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:

@@ -19,8 +19,9 @@ from flask import Flask
 from referee import __version__
 from referee.api import create_app, schemas
 from referee.api.reference import SPEC_PATH
+from referee.web import PAGES
 
-UNDOCUMENTED = {"static"}
+UNDOCUMENTED = {"static", *PAGES}
 SCHEMAS = {
     "PositionRequest": schemas.PositionRequest,
     "CheckRequest": schemas.CheckRequest,

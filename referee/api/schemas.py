@@ -33,7 +33,7 @@ class CheckRequest(PositionRequest):
     )
 
 
-class Finding(Schema):
+class RuleNoteSchema(Schema):
     code = fields.String(required=True)
     message = fields.String(required=True)
 
@@ -52,9 +52,9 @@ class CheckResponse(Schema):
     legal = fields.Boolean(required=True)
     play = fields.String(required=True, allow_none=True)
     position = fields.String(required=True, allow_none=True)
-    reason = fields.Nested(Finding, required=True, allow_none=True)
+    reason = fields.Nested(RuleNoteSchema, required=True, allow_none=True)
     alternatives = fields.List(fields.String(), required=True)
-    warnings = fields.List(fields.Nested(Finding), required=True)
+    warnings = fields.List(fields.Nested(RuleNoteSchema), required=True)
 
 
 class RecordCheckRequest(RequestSchema):
@@ -218,6 +218,18 @@ class MatchDetailQuery(Schema):
         unknown = RAISE
 
     format = fields.String(validate=validate.OneOf(["canonical", "original"]))
+
+
+class BoardQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
+    position = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT))
+    orientation = fields.String(load_default="w", validate=validate.OneOf(["w", "b"]))
+    size = fields.Integer(validate=validate.Range(min=16, max=4096))
+    before = fields.String(validate=validate.Length(min=1, max=MAX_TEXT))
+    white = fields.String(load_default="White", validate=validate.Length(min=1, max=100))
+    black = fields.String(load_default="Black", validate=validate.Length(min=1, max=100))
 
 
 class RecheckRequest(RequestSchema):
