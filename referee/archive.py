@@ -487,11 +487,8 @@ class Archive:
 
     def token_scopes(self, secret: str) -> tuple[str, ...] | None:
         """The scopes of a live token, or None when it is unknown or revoked."""
-        row = self.db.execute(
-            "SELECT scopes FROM tokens WHERE token_hash = ? AND revoked_at IS NULL",
-            [_hash_token(secret)],
-        ).fetchone()
-        return None if row is None else tuple(row[0].split())
+        holder = self.token_holder(secret)
+        return None if holder is None else holder.scopes
 
 
 @contextmanager

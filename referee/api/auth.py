@@ -29,15 +29,7 @@ def _bearer() -> str | None:
 
 def check_scope(scope: str) -> None:
     """Raise unless the request carries a live token with ``scope`` (write implies read)."""
-    token = _bearer()
-    if token is None:
-        raise UnauthorizedError(f"this needs a bearer token with scope {scope}")
-    scopes = archive().token_scopes(token)
-    if scopes is None:
-        raise UnauthorizedError("the bearer token is unknown or revoked")
-    granted = set(scopes) | ({READ} if WRITE in scopes else set())
-    if scope not in granted:
-        raise ForbiddenError(f"the token's scopes do not include {scope}")
+    token_holder(*((READ, WRITE) if scope == READ else (scope,)))
 
 
 def token_holder(*scopes: str) -> Token:
