@@ -43,6 +43,27 @@ def test_the_opening_roll_is_the_first_throw_and_the_starter_plays_it(
     assert state["ply"] == 0 and state["deadline"] is not None and state["server_seed"] is None
 
 
+LIVE_STATE_NAMES = {
+    "id", "variant", "length", "options", "players", "status", "game", "score", "position",
+    "ply", "to_act", "expect", "dice", "legal_plays", "deadline", "commitment", "algorithm",
+    "client_seeds", "server_seed", "games", "winner", "termination", "match_id",
+}  # fmt: skip
+"""Every name of the state in LIVE.md §3."""
+
+
+def test_the_state_keeps_every_name_of_the_contract(setup: tuple[Server, Tokens]) -> None:
+    server, tokens = setup
+    waiting = create(server, tokens, "backgammon", 5)
+    assert set(waiting) >= LIVE_STATE_NAMES
+    assert (waiting["status"], waiting["to_act"], waiting["expect"]) == ("waiting", None, [])
+    assert waiting["algorithm"] == "hmac-sha256-v1" and len(waiting["commitment"]) == 64
+    assert waiting["server_seed"] is None and waiting["players"] == {"w": "alice", "b": "bob"}
+    playing = join_both(server, tokens, waiting["id"])
+    assert set(playing) >= LIVE_STATE_NAMES
+    assert playing["client_seeds"] == {"w": "alpha", "b": ""}
+    assert playing["deadline"].endswith("Z") and playing["score"] == [0, 0]
+
+
 def test_stale_duplicate_and_out_of_turn_actions(setup: tuple[Server, Tokens]) -> None:
     server, tokens = setup
     state = started(server, tokens)

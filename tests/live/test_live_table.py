@@ -104,3 +104,18 @@ def test_resigning_in_khachapuri_is_worth_what_it_says() -> None:
     table.start_game(dice)
     table.apply(B, Action.RESIGN, dice, value=14)
     assert (table.winner, table.score) == ("w", [14, 0])
+
+
+def test_draw_rule_gives_the_second_player_his_turn_and_both_off_is_a_draw() -> None:
+    table = Table("long-nardy", 0, {"draw_rule": True})
+    table.game, table.first_mover = 1, "w"
+    table.records = [{"score": [0, 0], "start": None, "actions": []}]
+    # each side's last checker on its own point 1 (Black's is global 13); White, who
+    # moved first, is to play 2-1
+    table.position = "long-nardy 1w" + "," * 12 + "1b" + "," * 11 + " w0b0 w14b14 w 21"
+    dice = Scripted([(3, 1)])
+    table.apply(W, Action.PLAY, dice, play="1/off")
+    assert not table.finished and table.extra_turn_for == "b"
+    assert (table.to_act(), table.dice()) == (B, (3, 1))  # the extra turn, rolled at once
+    table.apply(B, Action.PLAY, dice, play="1/off")
+    assert (table.termination, table.winner, table.score) == ("draw", None, [0, 0])
