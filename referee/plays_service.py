@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from marshmallow import fields
+
 from notation.plays import parse_play
 from referee.bridge import notation_errors, play_text, read_position, write_position
 from referee.errors import DiceRequiredError, GameOverError, InvalidNotationError
@@ -17,6 +19,7 @@ from referee.rules.judge import PlayJudge, RuleNote
 from referee.rules.movegen import Reason
 from referee.rules.options import Judge, Options
 from referee.rules.position import Position
+from referee.shapes import Shape, dumper
 from vocabulary import Move, Phase
 
 
@@ -28,7 +31,7 @@ class PlayAnswer:
     position: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"play": self.play, "position": self.position}
+        return _dump_play(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,18 +46,33 @@ class CheckAnswer:
     warnings: tuple[RuleNote, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "legal": self.legal,
-            "play": self.play,
-            "position": self.position,
-            "reason": _finding_json(self.reason),
-            "alternatives": list(self.alternatives),
-            "warnings": [_finding_json(warning) for warning in self.warnings],
-        }
+        return _dump_check(self)
 
 
-def _finding_json(finding: RuleNote | None) -> dict[str, str] | None:
-    return None if finding is None else {"code": finding.code, "message": finding.message}
+# -- the JSON shapes, written once (openapi.yaml documents these schemas) ------------------
+
+
+class RuleNoteSchema(Shape):
+    code = fields.String(required=True)
+    message = fields.String(required=True)
+
+
+class LegalPlay(Shape):
+    play = fields.String(required=True, metadata={"description": "Canonical play text"})
+    position = fields.String(required=True, metadata={"description": "Position after the play"})
+
+
+class CheckResponse(Shape):
+    legal = fields.Boolean(required=True)
+    play = fields.String(required=True, allow_none=True)
+    position = fields.String(required=True, allow_none=True)
+    reason = fields.Nested(RuleNoteSchema, required=True, allow_none=True)
+    alternatives = fields.List(fields.String(), required=True)
+    warnings = fields.List(fields.Nested(RuleNoteSchema), required=True)
+
+
+_dump_play = dumper(LegalPlay)
+_dump_check = dumper(CheckResponse)
 
 
 class PlaysService:
