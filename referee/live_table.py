@@ -100,6 +100,12 @@ def cube_state(data: dict[str, Any]) -> CubeState:
     )
 
 
+@lru_cache(maxsize=256)
+def _rules(variant: str, options: tuple[tuple[str, Any], ...]) -> Options:
+    """A match's options, checked once (options are immutable values)."""
+    return find_variant(variant).options_with(dict(options))
+
+
 @lru_cache(maxsize=4096)
 def _position(text: str) -> Position:
     """A position string read once (positions are immutable values)."""
@@ -164,7 +170,7 @@ class Table:
 
     @property
     def rules(self) -> Options:
-        return self.variant_class.options_with(self.options)
+        return _rules(self.variant, tuple(sorted(self.options.items())))
 
     @property
     def variant_class(self) -> type[Variant]:
