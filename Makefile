@@ -67,6 +67,7 @@ bench: install
 	$(BIN)/python benchmarks/http_load.py
 	$(BIN)/python benchmarks/memory.py
 	$(BIN)/python benchmarks/board_speed.py
+	$(BIN)/python benchmarks/live_load.py
 
 openapi: $(STAMP)
 	$(BIN)/python -m referee.api.openapi

@@ -69,3 +69,85 @@ class TooManyGamesError(RefereeError):
     code = "too_many_games"
     title = "Too many games"
     status = 413
+
+
+class InvalidRecordError(RefereeError):
+    """A record with errors offered to the archive without ``allow_invalid``."""
+
+    code = "invalid_record"
+    title = "Invalid record"
+
+
+class MatchNotFoundError(RefereeError):
+    """No stored match has this id (or this game index)."""
+
+    code = "not_found"
+    title = "Not Found"
+    status = 404
+
+
+class UnauthorizedError(RefereeError):
+    """No token, or one that is unknown or revoked."""
+
+    code = "unauthorized"
+    title = "Unauthorized"
+    status = 401
+
+
+class ForbiddenError(RefereeError):
+    """A token without the scope the operation needs."""
+
+    code = "forbidden"
+    title = "Forbidden"
+    status = 403
+
+
+# -- live matches (LIVE.md §4) -----------------------------------------------------------
+
+MAX_ALTERNATIVES = 5
+
+
+class IllegalActionError(RefereeError):
+    """An action the rules do not allow now: the match is unchanged."""
+
+    code = "illegal_action"
+    title = "Illegal action"
+
+    def __init__(self, code: str, message: str, alternatives: tuple[str, ...] = ()) -> None:
+        super().__init__(
+            message,
+            reason={"code": code, "message": message},
+            alternatives=list(alternatives[:MAX_ALTERNATIVES]),
+        )
+
+
+class StalePlyError(RefereeError):
+    """An action for another ply than the current one (it carries the current ``ply``)."""
+
+    code = "stale_ply"
+    title = "Stale ply"
+    status = 409
+
+
+class NotPlayingError(RefereeError):
+    """An action on a live match that is waiting, finished or aborted."""
+
+    code = "not_playing"
+    title = "Not playing"
+    status = 409
+
+
+class LiveBusyError(RefereeError):
+    """A live match kept changing under a change, attempt after attempt: try again."""
+
+    code = "busy"
+    title = "Busy"
+    status = 409
+
+
+class LiveNotFoundError(RefereeError):
+    """No live match has this id."""
+
+    code = "not_found"
+    title = "Not Found"
+    status = 404

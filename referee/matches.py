@@ -12,26 +12,11 @@ from notation.records.mat_writer import write_mat
 from referee import RULES_REVISION, __version__
 from referee.adjudication import ReplayStep, adjudicate
 from referee.archive import Archive, NewMatch, Rechecked, Stored
-from referee.errors import InvalidNotationError, RefereeError
+from referee.errors import InvalidNotationError, InvalidRecordError, MatchNotFoundError
 
 MAX_ID = 2**63 - 1
 """SQLite's largest integer: larger ids in a URL are simply not found."""
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
-
-
-class InvalidRecordError(RefereeError):
-    """A record with errors offered to the archive without ``allow_invalid``."""
-
-    code = "invalid_record"
-    title = "Invalid record"
-
-
-class MatchNotFoundError(RefereeError):
-    """No stored match has this id (or this game index)."""
-
-    code = "not_found"
-    title = "Not Found"
-    status = 404
 
 
 def event_date(tag: str | None) -> str | None:
@@ -60,6 +45,23 @@ def submit(
     variant: str | None = None,
 ) -> Submission:
     """Check and store a record; an invalid one only with ``allow_invalid``."""
+    match = checked_match(text, options, allow_invalid, variant)
+    stored = archive.store(match)
+    verdict_json = match.verdict
+    if stored.duplicate:  # the answer is what is stored, whatever options came this time
+        existing = archive.get(stored.id)
+        assert existing is not None
+        verdict_json = existing["verdict"]
+    return Submission(stored, match.sha256, verdict_json)
+
+
+def checked_match(
+    text: str,
+    options: Mapping[str, object] | None = None,
+    allow_invalid: bool = False,
+    variant: str | None = None,
+) -> NewMatch:
+    """A record checked as the archive stores it: verdict, canonical text, SHA-256."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as error:
@@ -75,34 +77,26 @@ def submit(
             verdict=verdict_json,
         )
     canonical = write_mat(adjudication.canonical)
-    sha256 = hashlib.sha256(canonical.encode()).hexdigest()
     tags = adjudication.record.tags
     match = verdict.match
-    stored = archive.store(
-        NewMatch(
-            sha256=sha256,
-            variant=verdict.variant,
-            valid=verdict.valid,
-            players=match.players,
-            event=tags.get("Event"),
-            site=tags.get("Site"),
-            event_date=event_date(tags.get("EventDate")),
-            match_length=match.length,
-            games=len(verdict.games),
-            winner=None if match.winner is None else str(match.winner),
-            options=dict(options or {}),
-            verdict=verdict_json,
-            original=text,
-            canonical=canonical,
-            rules_revision=RULES_REVISION,
-            referee_version=__version__,
-        )
+    return NewMatch(
+        sha256=hashlib.sha256(canonical.encode()).hexdigest(),
+        variant=verdict.variant,
+        valid=verdict.valid,
+        players=match.players,
+        event=tags.get("Event"),
+        site=tags.get("Site"),
+        event_date=event_date(tags.get("EventDate")),
+        match_length=match.length,
+        games=len(verdict.games),
+        winner=None if match.winner is None else str(match.winner),
+        options=dict(options or {}),
+        verdict=verdict_json,
+        original=text,
+        canonical=canonical,
+        rules_revision=RULES_REVISION,
+        referee_version=__version__,
     )
-    if stored.duplicate:  # the answer is what is stored, whatever options came this time
-        existing = archive.get(stored.id)
-        assert existing is not None
-        verdict_json = existing["verdict"]
-    return Submission(stored, sha256, verdict_json)
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,7 @@ from referee.rules.scoring import (
     score_resignation,
     unfinished,
 )
-from vocabulary import CHECKERS, Move, Phase, Side
+from vocabulary import CHECKERS, IssueCode, Move, Phase, Side
 
 
 class Mode(StrEnum):
@@ -161,29 +161,22 @@ class GameChecker:
         if self.result is None:
             self.result = unfinished(self.stake)
             if not self.stopped:
-                self.warn(None, "unfinished_game", "the game ends without a result")
+                self.warn(None, IssueCode.UNFINISHED_GAME, "the game ends without a result")
         self.verdict.result = self.result
         return self.verdict
 
     # -- reporting ------------------------------------------------------------------------
 
-    def place(self, action: ActionText | None) -> dict[str, object]:
+    def warn(self, action: ActionText | None, code: IssueCode, message: str) -> None:
         if action is None:
-            return {"line": self.game.line}
-        return {
-            "move_number": action.move_number,
-            "side": action.side or None,
-            "line": action.line,
-            "column": action.column,
-        }
-
-    def warn(self, action: ActionText | None, code: str, message: str) -> None:
-        self.verdict.warnings.append(Issue(code, message, **self.place(action)))  # type: ignore[arg-type]
+            self.verdict.warnings.append(Issue(code, message, line=self.game.line))
+        else:
+            self.verdict.warnings.append(Issue.at(action, code, message))
 
     def error(
         self,
         action: ActionText,
-        code: str,
+        code: IssueCode,
         message: str,
         rule: str | None = None,
         play: str | None = None,
@@ -194,14 +187,12 @@ class GameChecker:
         if action.kind is ActionKind.ROLL and action.dice and before.phase is Phase.ROLL:
             dice = (max(action.dice), min(action.dice))
             before = replace(before, turn=Side(action.side), phase=Phase.MOVE, dice=dice)
-        issue = Issue(
-            code,
-            message,
+        issue = replace(
+            Issue.at(action, code, message),
             rule=rule,
             position=write_position(before),
             play=play,
             alternatives=alternatives,
-            **self.place(action),  # type: ignore[arg-type]
         )
         self.verdict.errors.append(issue)
         if stop if stop is not None else self.setting.mode is Mode.STRICT:
@@ -211,48 +202,25 @@ class GameChecker:
         """Report an action after the game is over; True if it was one."""
         if self.result is None:
             return False
-        self.error(action, "action_after_end", "the game is already over", stop=False)
+        self.error(action, IssueCode.ACTION_AFTER_END, "the game is already over", stop=False)
         return True
 
     # -- plays ----------------------------------------------------------------------------
 
     def roll(self, index: int, action: ActionText) -> None:
+        """A roll and its play: the turn is checked, then the written play judged."""
         if self.after_end(action):
             return
         side = Side(action.side)
-        if self.cube.offer is not None:
-            rule = self.cube.implied_take_problem(side)
-            if rule is not None:
-                self.error(action, "illegal_cube_action", MESSAGES[rule], rule=str(rule))
-                if self.stopped:
-                    return
-            self.settle(self.cube.after_take(self.position.turn or side))
-        turn = self.position.turn
-        if turn is not None and side is not turn:
-            self.error(
-                action,
-                "impossible_action",
-                "it is the other player's turn",
-                "wrong_turn",
-                stop=True,
-            )
+        if not self.settle_before_roll(action, side) or not self.on_turn(action, side):
             return
         if self.first_mover is None:
             self.first_mover = side
         assert action.dice is not None
         dice = (max(action.dice), min(action.dice))
-        if action.play is None:
-            self.error(action, "impossible_action", "the play cannot be read", stop=True)
+        if self.unplayable(action) or self.opening_doublet(index, action, dice):
             return
-        if self.awaiting_resignation:
-            self.error(action, "impossible_action", "a play after an unknown play", stop=True)
-            return
-        if action.play.unknown:
-            self.warn(action, "unknown_play", f"{action.text!r}: the record does not say the play")
-            self.awaiting_resignation = True
-            return
-        if self.opening_doublet(index, action, dice):
-            return
+        assert action.play is not None
         moves = [Move(m.from_point, m.to_point, m.hit) for m in action.play.moves]
         judge = PlayJudge(self.variant, self.position.board, side, dice, self.options)
         verdict = judge.judge(moves, canonical=False)
@@ -260,18 +228,65 @@ class GameChecker:
             self.current_steps = verdict.steps
             self.mark_warnings(action, verdict)
             self.after_play(action, side, verdict.board)
-            return
-        if not moves and len(judge.legal) == 1:
+        elif not moves:
+            self.empty_play(index, action, side, judge, verdict)
+        else:
+            self.illegal_play(action, side, moves, verdict)
+
+    def settle_before_roll(self, action: ActionText, side: Side) -> bool:
+        """A roll while an offer is pending takes it (RULES.md 14.6, as writers leave out
+        the take of a beaver); False when checking stops here."""
+        if self.cube.offer is None:
+            return True
+        rule = self.cube.implied_take_problem(side)
+        if rule is not None:
+            self.error(action, IssueCode.ILLEGAL_CUBE_ACTION, MESSAGES[rule], rule=str(rule))
+            if self.stopped:
+                return False
+        self.settle(self.cube.after_take(self.position.turn or side))
+        return True
+
+    def on_turn(self, action: ActionText, side: Side) -> bool:
+        """Whether ``side`` is the one to roll (reporting, and stopping, when not)."""
+        turn = self.position.turn
+        if turn is None or side is turn:
+            return True
+        message = "it is the other player's turn"
+        self.error(action, IssueCode.IMPOSSIBLE_ACTION, message, "wrong_turn", stop=True)
+        return False
+
+    def unplayable(self, action: ActionText) -> bool:
+        """A roll whose play cannot be judged: unreadable, after an unknown play, or itself
+        unknown (``????``: a resignation should follow). True when so."""
+        if action.play is None:
+            self.error(action, IssueCode.IMPOSSIBLE_ACTION, "the play cannot be read", stop=True)
+        elif self.awaiting_resignation:
+            message = "a play after an unknown play"
+            self.error(action, IssueCode.IMPOSSIBLE_ACTION, message, stop=True)
+        elif action.play.unknown:
+            message = f"{action.text!r}: the record does not say the play"
+            self.warn(action, IssueCode.UNKNOWN_PLAY, message)
+            self.awaiting_resignation = True
+        else:
+            return False
+        return True
+
+    def empty_play(
+        self, index: int, action: ActionText, side: Side, judge: PlayJudge, verdict: Judgement
+    ) -> None:
+        """A roll written without its play (gnubg's reading, FORMATS.md part 1 §4): the only
+        legal play, or a resignation after rolling, or else an illegal play."""
+        if len(judge.legal) == 1:
             forced = judge.legal[0]
-            self.warn(action, "play_not_written", "the roll's only legal play is taken as played")
+            message = "the roll's only legal play is taken as played"
+            self.warn(action, IssueCode.PLAY_NOT_WRITTEN, message)
             self.current_steps = forced.steps
             self.after_play(action, side, forced.board)
-            return
-        if not moves and index == self._last_roll and self._result_follows(index):
-            self.warn(action, "bare_roll", "a roll without its play, then a resignation")
+        elif index == self._last_roll and self._result_follows(index):
+            self.warn(action, IssueCode.BARE_ROLL, "a roll without its play, then a resignation")
             self.awaiting_resignation = True
-            return
-        self.illegal_play(action, side, moves, verdict)
+        else:
+            self.illegal_play(action, side, [], verdict)
 
     def opening_doublet(self, index: int, action: ActionText, dice: tuple[int, int]) -> bool:
         """Report a doublet as the first roll from the start where the variant forbids it
@@ -282,7 +297,7 @@ class GameChecker:
             return False
         self.error(
             action,
-            "illegal_play",
+            IssueCode.ILLEGAL_PLAY,
             "the first play of a game from the start uses the two different opening dice"
             " (RULES.md 14.2)",
             rule="opening_doublet",
@@ -296,8 +311,8 @@ class GameChecker:
 
     def mark_warnings(self, action: ActionText, verdict: Judgement) -> None:
         for warning in verdict.warnings:
-            if warning.code != "hit_not_marked" or self.setting.hits_marked:
-                self.warn(action, warning.code, warning.message)
+            if warning.code != IssueCode.HIT_NOT_MARKED or self.setting.hits_marked:
+                self.warn(action, IssueCode(warning.code), warning.message)
 
     def illegal_play(
         self, action: ActionText, side: Side, moves: list[Move], verdict: Judgement
@@ -308,7 +323,7 @@ class GameChecker:
         condone = self.setting.mode is Mode.CONDONE
         self.error(
             action,
-            "illegal_play",
+            IssueCode.ILLEGAL_PLAY,
             verdict.reason.message,
             rule=verdict.reason.code,
             play=written,
@@ -319,7 +334,7 @@ class GameChecker:
             return
         physical = play_physically(self.variant, self.position.board, side, moves)
         if isinstance(physical, str):
-            self.error(action, "impossible_action", physical, play=written, stop=True)
+            self.error(action, IssueCode.IMPOSSIBLE_ACTION, physical, play=written, stop=True)
             return
         self.after_play(action, side, physical)
 
@@ -357,7 +372,7 @@ class GameChecker:
 
     def cube_error(self, action: ActionText, rule: CubeRule) -> bool:
         """Report an illegal cube action; True when checking must not apply it."""
-        self.error(action, "illegal_cube_action", MESSAGES[rule], rule=str(rule))
+        self.error(action, IssueCode.ILLEGAL_CUBE_ACTION, MESSAGES[rule], rule=str(rule))
         return self.stopped or self.cube.cube is None
 
     def double(self, index: int, action: ActionText) -> None:
@@ -424,7 +439,7 @@ class GameChecker:
             self.end()
 
     def loss(self, index: int, action: ActionText) -> None:
-        self.warn(action, "losses_line", f"{action.text!r} is not scored; the Wins line is")
+        self.warn(action, IssueCode.LOSSES_LINE, f"{action.text!r} is not scored; the Wins line is")
 
     def edit(self, index: int, action: ActionText) -> None:
         """A board edit: XG's ``Set Pos=`` line sets the board and cube; gnubg's ``NN:
@@ -438,7 +453,7 @@ class GameChecker:
         except (NotationError, RefereeError):
             self.unreadable_edit(action)
             return
-        self.warn(action, "position_edit", f"{action.text[:40]!r}: the board is set")
+        self.warn(action, IssueCode.POSITION_EDIT, f"{action.text[:40]!r}: the board is set")
         self.position = replace(self.position, board=edited.board, cube=edited.cube)
 
     def illegal_play_edit(self, action: ActionText) -> None:
@@ -448,20 +463,24 @@ class GameChecker:
             return
         side = Side(action.side)
         if self.position.turn is not None and side is not self.position.turn:
-            self.error(action, "impossible_action", "it is the other player's turn", "wrong_turn")
+            self.error(
+                action, IssueCode.IMPOSSIBLE_ACTION, "it is the other player's turn", "wrong_turn"
+            )
             return
         try:
             board = board_from_snowie(self.variant, parse_snowie_cell(action.text), side)
         except (NotationError, RefereeError):
             self.unreadable_edit(action)
             return
-        self.warn(action, "position_edit", "Illegal play (...): the board is set by an edit")
+        self.warn(
+            action, IssueCode.POSITION_EDIT, "Illegal play (...): the board is set by an edit"
+        )
         if self.first_mover is None:
             self.first_mover = side
         self.after_play(action, side, board)
 
     def unreadable_edit(self, action: ActionText) -> None:
-        self.warn(action, "position_edit", f"{action.text[:40]!r}: the rest is not checked")
+        self.warn(action, IssueCode.POSITION_EDIT, f"{action.text[:40]!r}: the rest is not checked")
         self.stopped = self.unchecked = True
 
 

@@ -18,9 +18,8 @@ from referee.adjudication.game import (
     canonical_actions,
 )
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
-from referee.bridge import read_position
+from referee.bridge import notation_errors, read_position
 from referee.errors import (
-    InvalidNotationError,
     RefereeError,
     TooManyGamesError,
 )
@@ -30,7 +29,7 @@ from referee.rules.options import Judge, Options
 from referee.rules.position import Cube, Position
 from referee.rules.scoring import Stake, Termination, unfinished
 from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant, find_variation
-from vocabulary import Phase, Side
+from vocabulary import IssueCode, Phase, Side
 
 MAX_GAMES = 10_000
 _FLAG_VALUES = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
@@ -63,10 +62,8 @@ class Adjudication:
 
 def read_record(text: str) -> MatchText:
     """The record's structure, or InvalidNotationError when it holds no match at all."""
-    try:
+    with notation_errors():
         return read_mat(text)
-    except NotationError as error:
-        raise InvalidNotationError(error.message) from None
 
 
 def record_variant(record: MatchText, requested: str | None) -> type[Variant] | None:
@@ -92,7 +89,7 @@ def header_options(
             if flag is None:
                 warnings.append(
                     Issue(
-                        "invalid_header",
+                        IssueCode.INVALID_HEADER,
                         f"[{tag} {tags[tag]!r}] ignored: the value is one of On/Off,"
                         " Yes/No, True/False",
                     )
@@ -106,19 +103,24 @@ def header_options(
             found["cube_limit"] = int(limit)
         elif "CubeLimit" in tags:
             warnings.append(
-                Issue("invalid_header", f"[CubeLimit {limit!r}] ignored: the value is a number")
+                Issue(
+                    IssueCode.INVALID_HEADER,
+                    f"[CubeLimit {limit!r}] ignored: the value is a number",
+                )
             )
     if "Rules" in tags:
         try:
             found.update(parse_rules_text(tags["Rules"]))
         except NotationError as error:
-            warnings.append(Issue("invalid_header", f"[Rules]: {error.message}"))
+            warnings.append(Issue(IssueCode.INVALID_HEADER, f"[Rules]: {error.message}"))
     checked: dict[str, object] = {}
     for name, value in found.items():
         try:
             variant.options_with({name: value})
         except RefereeError as error:
-            warnings.append(Issue("invalid_header", f"header option ignored: {error.message}"))
+            warnings.append(
+                Issue(IssueCode.INVALID_HEADER, f"header option ignored: {error.message}")
+            )
         else:
             checked[name] = value
     return checked
@@ -185,7 +187,7 @@ def _unchecked(record: MatchText, mode: Mode, warnings: list[Issue]) -> Adjudica
             number=game.number,
             score_before=game.score or (0, 0),
             result=unfinished(Stake()),
-            errors=[Issue("unsupported_variant", message, line=game.line)],
+            errors=[Issue(IssueCode.UNSUPPORTED_VARIANT, message, line=game.line)],
         )
         for game in record.games
     )
@@ -266,7 +268,7 @@ class _MatchChecker:
             why = "a money session has no match to win"
         verdict.warnings.append(
             Issue(
-                "result_mismatch",
+                IssueCode.RESULT_MISMATCH,
                 f'"and the match", but {why}',
                 line=claims[0].line,
                 column=claims[0].column,
@@ -285,7 +287,7 @@ class _MatchChecker:
         if previous is not None and game.number != previous.number + 1:
             issues.append(
                 Issue(
-                    "game_number",
+                    IssueCode.GAME_NUMBER,
                     f"Game {game.number} follows Game {previous.number}",
                     line=game.line,
                 )
@@ -295,14 +297,16 @@ class _MatchChecker:
         if previous is not None and game.score != computed:
             issues.append(
                 Issue(
-                    "score_mismatch",
+                    IssueCode.SCORE_MISMATCH,
                     f"the score line says {game.score[0]}-{game.score[1]}, but the previous"
                     f" game leaves {computed[0]}-{computed[1]}",
                     line=score_line,
                 )
             )
         if self.length and max(game.score) >= self.length:
-            issues.append(Issue("game_after_match", "the match was already over", line=score_line))
+            issues.append(
+                Issue(IssueCode.GAME_AFTER_MATCH, "the match was already over", line=score_line)
+            )
         return game.score
 
     def check_game(
@@ -322,7 +326,10 @@ class _MatchChecker:
         rule = starting_cube_problem(start.cube, self.length == 0, self.options)
         if rule is not None:
             verdict.errors.insert(
-                0, Issue("illegal_cube_action", MESSAGES[rule], rule=str(rule), line=game.line)
+                0,
+                Issue(
+                    IssueCode.ILLEGAL_CUBE_ACTION, MESSAGES[rule], rule=str(rule), line=game.line
+                ),
             )
         verdict.warnings[:0] = issues
         verdict.warnings.extend(
@@ -332,7 +339,9 @@ class _MatchChecker:
             verdict.result_mismatch = self.mismatch(verdict, before)
         if verdict.result_mismatch is not None:
             verdict.warnings.append(
-                Issue("result_mismatch", verdict.result_mismatch, line=verdict.recorded_line)
+                Issue(
+                    IssueCode.RESULT_MISMATCH, verdict.result_mismatch, line=verdict.recorded_line
+                )
             )
         if checker.replay is not None:
             self.replays.append(tuple(checker.replay))
@@ -375,10 +384,10 @@ class _MatchChecker:
         try:
             given = read_position(game.start)
         except RefereeError as error:
-            issues.append(Issue("invalid_start_position", error.message, line=game.line))
+            issues.append(Issue(IssueCode.INVALID_START_POSITION, error.message, line=game.line))
             return position
         if given.variant is not self.variant:
-            issues.append(Issue("invalid_start_position", "wrong variant", line=game.line))
+            issues.append(Issue(IssueCode.INVALID_START_POSITION, "wrong variant", line=game.line))
             return position
         # The game's first roll brings its own dice: the start is always "to roll".
         # Without the cube (option off, [CubeLimit "1"]) the cube field never counts.

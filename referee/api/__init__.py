@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 
 from referee import __version__
-from referee.api import boards, matches, plays, records, reference
+from referee.api import boards, live, matches, plays, records, reference
 from referee.api.problems import register_problem_handlers
 from referee.api.storage import init_storage
 from referee.rules import engine
@@ -22,6 +22,7 @@ BLUEPRINTS = (
     matches.blueprint,
     reference.blueprint,
     boards.blueprint,
+    live.blueprint,
 )
 
 
@@ -39,6 +40,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     register_problem_handlers(app)
     init_storage(app)
+    live.init_live(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     from referee.web import blueprint as pages  # late: the pages use the API's modules

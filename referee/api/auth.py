@@ -10,24 +10,13 @@ from typing import TypeVar
 from flask import current_app, request
 
 from referee.api.storage import archive
-from referee.errors import RefereeError
+from referee.archive import Token
+from referee.errors import ForbiddenError, UnauthorizedError
 
 WRITE = "archive:write"
 READ = "archive:read"
 
 Handler = TypeVar("Handler", bound=Callable[..., object])
-
-
-class UnauthorizedError(RefereeError):
-    code = "unauthorized"
-    title = "Unauthorized"
-    status = 401
-
-
-class ForbiddenError(RefereeError):
-    code = "forbidden"
-    title = "Forbidden"
-    status = 403
 
 
 def _bearer() -> str | None:
@@ -40,15 +29,20 @@ def _bearer() -> str | None:
 
 def check_scope(scope: str) -> None:
     """Raise unless the request carries a live token with ``scope`` (write implies read)."""
-    token = _bearer()
+    token_holder(*((READ, WRITE) if scope == READ else (scope,)))
+
+
+def token_holder(*scopes: str) -> Token:
+    """The request's live token, which must carry one of ``scopes`` (401, 403 otherwise)."""
+    secret = _bearer()
+    if secret is None:
+        raise UnauthorizedError(f"this needs a bearer token with scope {' or '.join(scopes)}")
+    token = archive().token_holder(secret)
     if token is None:
-        raise UnauthorizedError(f"this needs a bearer token with scope {scope}")
-    scopes = archive().token_scopes(token)
-    if scopes is None:
         raise UnauthorizedError("the bearer token is unknown or revoked")
-    granted = set(scopes) | ({READ} if WRITE in scopes else set())
-    if scope not in granted:
-        raise ForbiddenError(f"the token's scopes do not include {scope}")
+    if not set(scopes) & set(token.scopes):
+        raise ForbiddenError(f"the token's scopes do not include {' or '.join(scopes)}")
+    return token
 
 
 def requires(scope: str) -> Callable[[Handler], Handler]:

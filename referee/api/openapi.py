@@ -17,8 +17,10 @@ from apispec_webframeworks.flask import FlaskPlugin
 from flask import Flask
 
 from referee import __version__
+from referee.adjudication.verdict import VerdictSchema
 from referee.api import create_app, schemas
 from referee.api.reference import SPEC_PATH
+from referee.plays_service import CheckResponse
 from referee.web import PAGES
 
 UNDOCUMENTED = {"static", *PAGES}
@@ -26,9 +28,9 @@ SCHEMAS = {
     "PositionRequest": schemas.PositionRequest,
     "CheckRequest": schemas.CheckRequest,
     "LegalResponse": schemas.LegalResponse,
-    "CheckResponse": schemas.CheckResponse,
+    "CheckResponse": CheckResponse,
     "RecordCheckRequest": schemas.RecordCheckRequest,
-    "Verdict": schemas.VerdictSchema,
+    "Verdict": VerdictSchema,
     "MatchSubmitRequest": schemas.MatchSubmitRequest,
     "MatchSubmitResponse": schemas.MatchSubmitResponse,
     "ImportResponse": schemas.ImportResponse,
@@ -39,6 +41,11 @@ SCHEMAS = {
     "VariantsResponse": schemas.VariantsResponse,
     "ConvertRequest": schemas.ConvertRequest,
     "ConvertResponse": schemas.ConvertResponse,
+    "LiveCreateRequest": schemas.LiveCreateRequest,
+    "LiveJoinRequest": schemas.LiveJoinRequest,
+    "LiveActionRequest": schemas.LiveActionRequest,
+    "LiveState": schemas.LiveState,
+    "DiceProof": schemas.DiceProof,
     "Problem": schemas.ProblemSchema,
 }
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
+from referee.adjudication.verdict import IssueSchema, VerdictSchema
+from referee.plays_service import LegalPlay
+
 MAX_TEXT = 64 * 1024
 
 
@@ -33,28 +36,9 @@ class CheckRequest(PositionRequest):
     )
 
 
-class Finding(Schema):
-    code = fields.String(required=True)
-    message = fields.String(required=True)
-
-
-class LegalPlay(Schema):
-    play = fields.String(required=True, metadata={"description": "Canonical play text"})
-    position = fields.String(required=True, metadata={"description": "Position after the play"})
-
-
 class LegalResponse(Schema):
     count = fields.Integer(required=True)
     plays = fields.List(fields.Nested(LegalPlay), required=True)
-
-
-class CheckResponse(Schema):
-    legal = fields.Boolean(required=True)
-    play = fields.String(required=True, allow_none=True)
-    position = fields.String(required=True, allow_none=True)
-    reason = fields.Nested(Finding, required=True, allow_none=True)
-    alternatives = fields.List(fields.String(), required=True)
-    warnings = fields.List(fields.Nested(Finding), required=True)
 
 
 class RecordCheckRequest(RequestSchema):
@@ -78,65 +62,7 @@ class RecordCheckRequest(RequestSchema):
     )
 
 
-# -- verdicts ---------------------------------------------------------------------------
-
-
-class IssueSchema(Schema):
-    code = fields.String(required=True)
-    rule = fields.String()
-    message = fields.String(required=True)
-    move_number = fields.Integer(required=True, allow_none=True)
-    side = fields.String(required=True, allow_none=True)
-    line = fields.Integer(required=True, allow_none=True)
-    column = fields.Integer(required=True, allow_none=True)
-    position = fields.String()
-    play = fields.String()
-    alternatives = fields.List(fields.String())
-
-
-class GameVerdictSchema(Schema):
-    index = fields.Integer(required=True)
-    number = fields.Integer(required=True)
-    score_before = fields.List(fields.Integer(), required=True)
-    winner = fields.String(required=True, allow_none=True)
-    termination = fields.String(required=True)
-    kind = fields.String(required=True, allow_none=True)
-    cube = fields.Integer(required=True)
-    cube_owner = fields.String(required=True, allow_none=True)
-    jacoby_applied = fields.Boolean(required=True)
-    points = fields.Integer(required=True)
-    recorded_points = fields.Integer(required=True, allow_none=True)
-    result_mismatch = fields.String(required=True, allow_none=True)
-    crawford = fields.Boolean(required=True)
-    errors = fields.List(fields.Nested(IssueSchema), required=True)
-    warnings = fields.List(fields.Nested(IssueSchema), required=True)
-
-
-class MatchSummarySchema(Schema):
-    length = fields.Integer(required=True)
-    players = fields.List(fields.String(), required=True)
-    scores_after = fields.List(fields.List(fields.Integer()), required=True)
-    crawford_game = fields.Integer(required=True, allow_none=True)
-    winner = fields.String(required=True, allow_none=True)
-    complete = fields.Boolean(required=True)
-
-
-class VerdictSchema(Schema):
-    valid = fields.Boolean(required=True)
-    variant = fields.String(required=True)
-    mode = fields.String(required=True)
-    options = fields.Dict(required=True)
-    match = fields.Nested(MatchSummarySchema, required=True)
-    games = fields.List(fields.Nested(GameVerdictSchema), required=True)
-    warnings = fields.List(fields.Nested(IssueSchema), required=True)
-    rules_revision = fields.Integer(
-        metadata={
-            "description": "the revision of the rules the verdict was computed under; raised"
-            " whenever a verdict can change (absent from verdicts stored before revision 1)"
-        }
-    )
-    referee_version = fields.String(metadata={"description": "the referee's package version"})
-
+# -- verdicts: ``referee.adjudication.verdict`` defines their schemas once ----------------
 
 # -- the archive ------------------------------------------------------------------------
 
@@ -254,6 +180,109 @@ class ReplayResponse(Schema):
     match_id = fields.Integer(required=True)
     game = fields.Integer(required=True)
     actions = fields.List(fields.Nested(ReplayAction), required=True)
+
+
+# -- live matches (LIVE.md) -------------------------------------------------------------
+
+BOT_NAME = r"^[A-Za-z0-9_.-]{1,40}$"
+
+
+class LivePlayers(RequestSchema):
+    w = fields.String(required=True, validate=validate.Regexp(BOT_NAME))
+    b = fields.String(required=True, validate=validate.Regexp(BOT_NAME))
+
+
+class LiveCreateRequest(RequestSchema):
+    variant = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    length = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=99),
+        metadata={"description": "match length in points; 0 is one money game"},
+    )
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    players = fields.Nested(
+        LivePlayers,
+        required=True,
+        metadata={"description": "the bots' token names (scope play)"},
+    )
+    move_seconds = fields.Integer(load_default=60, validate=validate.Range(min=1, max=3600))
+
+
+class LiveJoinRequest(RequestSchema):
+    seed = fields.String(
+        load_default="",
+        validate=validate.Regexp(r"^[A-Za-z0-9_-]{0,64}$"),
+        metadata={"description": "the bot's client seed for the dice (LIVE.md §5)"},
+    )
+
+
+LIVE_ACTIONS = ["roll", "double", "take", "drop", "beaver", "play", "resign"]
+
+
+class LiveActionRequest(RequestSchema):
+    ply = fields.Integer(required=True, validate=validate.Range(min=0, max=2**31))
+    action = fields.String(required=True, validate=validate.OneOf(LIVE_ACTIONS))
+    play = fields.String(validate=validate.Length(max=MAX_TEXT))
+    value = fields.Integer(validate=validate.Range(min=-(2**31), max=2**31))
+
+
+class LiveGame(Schema):
+    index = fields.Integer(required=True)
+    winner = fields.String(required=True, allow_none=True)
+    points = fields.Integer(required=True)
+    termination = fields.String(required=True)
+    kind = fields.String(required=True, allow_none=True)
+    cube = fields.Integer(required=True)
+
+
+class LiveState(Schema):
+    id = fields.Integer(required=True)
+    variant = fields.String(required=True)
+    length = fields.Integer(required=True)
+    options = fields.Dict(required=True)
+    players = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(["waiting", "playing", "finished", "aborted"])
+    )
+    game = fields.Integer(required=True)
+    score = fields.List(fields.Integer(), required=True)
+    position = fields.String(required=True)
+    ply = fields.Integer(required=True)
+    to_act = fields.String(required=True, allow_none=True)
+    expect = fields.List(fields.String(validate=validate.OneOf(LIVE_ACTIONS)), required=True)
+    dice = fields.List(fields.Integer(), required=True, allow_none=True)
+    legal_plays = fields.List(fields.String(), required=True, allow_none=True)
+    deadline = fields.String(required=True, allow_none=True)
+    commitment = fields.String(required=True)
+    algorithm = fields.String(required=True)
+    client_seeds = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    server_seed = fields.String(required=True, allow_none=True)
+    games = fields.List(fields.Nested(LiveGame), required=True)
+    winner = fields.String(required=True, allow_none=True)
+    termination = fields.String(required=True, allow_none=True)
+    match_id = fields.Integer(required=True, allow_none=True)
+    move_seconds = fields.Integer(required=True)
+    joined = fields.Dict(keys=fields.String(), values=fields.Boolean(), required=True)
+    created_at = fields.String(required=True)
+    you = fields.List(
+        fields.String(), metadata={"description": "in the answer to join: the caller's sides"}
+    )
+
+
+class LiveThrow(Schema):
+    k = fields.Integer(required=True)
+    dice = fields.List(fields.Integer(), required=True)
+    game = fields.Integer(required=True)
+    use = fields.String(required=True, validate=validate.OneOf(["opening", "roll"]))
+
+
+class DiceProof(Schema):
+    id = fields.Integer(required=True)
+    algorithm = fields.String(required=True)
+    commitment = fields.String(required=True)
+    server_seed = fields.String(required=True, allow_none=True)
+    client_seeds = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    throws = fields.List(fields.Nested(LiveThrow), required=True)
 
 
 # -- variants, positions, problems ------------------------------------------------------
