@@ -16,21 +16,18 @@ from notation.errors import NotationError
 from notation.options import OptionValue, parse_rules_text
 from referee import __version__
 from referee.adjudication import Verdict, adjudicate
-from referee.api.auth import READ, WRITE
-from referee.archive import Archive
 from referee.board_svg import board_svg
 from referee.bot import STRATEGIES, LiveApiError, LiveClient, play_match
 from referee.dice import verify_proof
 from referee.errors import RefereeError
-from referee.live import HOST_SCOPE, PLAY_SCOPE
-from referee.matches import recheck
 from referee.plays_service import PlaysService
 from referee.rules import engine
+from referee.scopes import Scope
 from vocabulary import Side
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 DEFAULT_DATABASE = "var/referee.sqlite3"
-SCOPES = (WRITE, READ, PLAY_SCOPE, HOST_SCOPE)
+SCOPES = tuple(Scope)
 
 
 def _rules(text: str) -> dict[str, OptionValue]:
@@ -229,6 +226,8 @@ def _draw(args: argparse.Namespace) -> int:
 
 
 def _tokens(args: argparse.Namespace) -> int:
+    from referee.archive import Archive  # SQLite only for the commands that use it
+
     Archive.prepare(args.database)
     archive = Archive(args.database)
     try:
@@ -253,6 +252,9 @@ def _tokens(args: argparse.Namespace) -> int:
 
 
 def _recheck(args: argparse.Namespace) -> int:
+    from referee.archive import Archive  # SQLite only for the commands that use it
+    from referee.matches import recheck
+
     Archive.prepare(args.database)
     archive = Archive(args.database)
     try:

@@ -36,10 +36,9 @@ from referee.live_table import Action, Table, Use
 from referee.matches import checked_match
 from referee.rules.position import Cube, Position
 from referee.rules.variants import find_variant
+from referee.scopes import Scope
 from vocabulary import Phase
 
-PLAY_SCOPE = "play"
-HOST_SCOPE = "live:host"
 DEFAULT_MOVE_SECONDS = 60
 MAX_ATTEMPTS = 20
 """Re-reads of a match that keeps changing under a change (each re-read re-checks it)."""
@@ -272,8 +271,8 @@ def abort(archive: Archive, live_id: int, caller: Token) -> dict[str, Any]:
     """Abort: the host at any time before the end, a bot before its first action."""
 
     def aborted(match: LiveMatch, thrown: _Dice) -> dict[str, Any]:
-        host = HOST_SCOPE in caller.scopes and caller.id == match.host_token_id
-        sides = match.sides_of(caller) if PLAY_SCOPE in caller.scopes else set()
+        host = Scope.LIVE_HOST in caller.scopes and caller.id == match.host_token_id
+        sides = match.sides_of(caller) if Scope.PLAY in caller.scopes else set()
         early = bool(sides) and not any(side in match.table.acted for side in sides)
         if not (host or early):
             raise ForbiddenError("only the host, or a bot before its first action, aborts")

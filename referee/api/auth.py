@@ -12,9 +12,7 @@ from flask import current_app, request
 from referee.api.storage import archive
 from referee.archive import Token
 from referee.errors import ForbiddenError, UnauthorizedError
-
-WRITE = "archive:write"
-READ = "archive:read"
+from referee.scopes import Scope
 
 Handler = TypeVar("Handler", bound=Callable[..., object])
 
@@ -29,7 +27,9 @@ def _bearer() -> str | None:
 
 def check_scope(scope: str) -> None:
     """Raise unless the request carries a live token with ``scope`` (write implies read)."""
-    token_holder(*((READ, WRITE) if scope == READ else (scope,)))
+    token_holder(
+        *((Scope.ARCHIVE_READ, Scope.ARCHIVE_WRITE) if scope == Scope.ARCHIVE_READ else (scope,))
+    )
 
 
 def token_holder(*scopes: str) -> Token:
@@ -51,7 +51,7 @@ def requires(scope: str) -> Callable[[Handler], Handler]:
     def decorate(view: Handler) -> Handler:
         @wraps(view)
         def guarded(*args: object, **kwargs: object) -> object:
-            if scope == WRITE or current_app.config["PRIVATE"]:
+            if scope == Scope.ARCHIVE_WRITE or current_app.config["PRIVATE"]:
                 check_scope(scope)
             return view(*args, **kwargs)
 

@@ -10,11 +10,12 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, stream_with_context, url_for
 
 from referee import live
-from referee.api.auth import READ, WRITE, token_holder
+from referee.api.auth import token_holder
 from referee.api.bodies import json_object
 from referee.api.schemas import LiveActionRequest, LiveCreateRequest, LiveJoinRequest
 from referee.api.storage import archive
 from referee.archive import Archive
+from referee.scopes import Scope
 
 blueprint = Blueprint("live", __name__)
 
@@ -25,7 +26,7 @@ SMALL_BODY = 64 * 1024
 def _readable() -> None:
     """Reads need a token only in private mode; then any of the service's tokens will do."""
     if current_app.config["PRIVATE"]:
-        token_holder(READ, WRITE, live.PLAY_SCOPE, live.HOST_SCOPE)
+        token_holder(Scope.ARCHIVE_READ, Scope.ARCHIVE_WRITE, Scope.PLAY, Scope.LIVE_HOST)
 
 
 @blueprint.post("/v1/live")
@@ -52,7 +53,7 @@ def create_live() -> tuple[dict[str, Any], int, dict[str, str]]:
         415: Problem
         422: Problem
     """
-    host = token_holder(live.HOST_SCOPE)
+    host = token_holder(Scope.LIVE_HOST)
     body = json_object(LiveCreateRequest(), SMALL_BODY)
     state = live.create(
         archive(),
@@ -113,7 +114,7 @@ def join_live(live_id: int) -> dict[str, Any]:
         415: Problem
         422: Problem
     """
-    bot = token_holder(live.PLAY_SCOPE)
+    bot = token_holder(Scope.PLAY)
     body = json_object(LiveJoinRequest(), SMALL_BODY)
     return live.join(archive(), live_id, bot, body["seed"])
 
@@ -146,7 +147,7 @@ def act_live(live_id: int) -> dict[str, Any]:
         415: Problem
         422: Problem
     """
-    bot = token_holder(live.PLAY_SCOPE)
+    bot = token_holder(Scope.PLAY)
     body = json_object(LiveActionRequest(), SMALL_BODY)
     details: dict[str, Any] = {name: body[name] for name in ("play", "value") if name in body}
     return live.act(archive(), live_id, bot, body["ply"], body["action"], details)
@@ -226,7 +227,7 @@ def abort_live(live_id: int) -> dict[str, Any]:
         404: Problem
         409: Problem
     """
-    caller = token_holder(live.HOST_SCOPE, live.PLAY_SCOPE)
+    caller = token_holder(Scope.LIVE_HOST, Scope.PLAY)
     return live.abort(archive(), live_id, caller)
 
 

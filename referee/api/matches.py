@@ -11,7 +11,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable
 
 from referee.adjudication import adjudicate
-from referee.api.auth import READ, WRITE, requires
+from referee.api.auth import requires
 from referee.api.bodies import json_body, json_object, record_body
 from referee.api.problems import problem_body
 from referee.api.schemas import (
@@ -24,6 +24,7 @@ from referee.api.storage import archive
 from referee.archive import MatchQuery
 from referee.errors import RefereeError
 from referee.matches import Submission, replay, stored_match, submit, summary
+from referee.scopes import Scope
 
 blueprint = Blueprint("matches", __name__)
 
@@ -42,7 +43,7 @@ def _created(result: Submission) -> tuple[dict[str, Any], int, dict[str, str]]:
 
 
 @blueprint.post("/v1/matches")
-@requires(WRITE)
+@requires(Scope.ARCHIVE_WRITE)
 def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Check a record and store it with its verdict.
     ---
@@ -110,7 +111,7 @@ def _import_items() -> list[tuple[str, dict[str, Any] | None]]:
 
 
 @blueprint.post("/v1/matches/import")
-@requires(WRITE)
+@requires(Scope.ARCHIVE_WRITE)
 def import_matches() -> dict[str, Any]:
     """Store many records in one request.
     ---
@@ -207,7 +208,7 @@ def match_query(values: Mapping[str, str]) -> MatchQuery:
 
 
 @blueprint.get("/v1/matches")
-@requires(READ)
+@requires(Scope.ARCHIVE_READ)
 def list_matches() -> Response | dict[str, Any]:
     """Search the archive.
     ---
@@ -256,7 +257,7 @@ def _ndjson(query: MatchQuery) -> Iterator[str]:
 
 
 @blueprint.get("/v1/matches/<int:match_id>")
-@requires(READ)
+@requires(Scope.ARCHIVE_READ)
 def get_match(match_id: int) -> Response | dict[str, Any]:
     """One stored match.
     ---
@@ -295,7 +296,7 @@ def get_match(match_id: int) -> Response | dict[str, Any]:
 
 
 @blueprint.get("/v1/matches/<int:match_id>/games/<int:index>/replay")
-@requires(READ)
+@requires(Scope.ARCHIVE_READ)
 def replay_game(match_id: int, index: int) -> dict[str, Any]:
     """Every action of one game with the positions before and after it.
     ---
@@ -314,7 +315,7 @@ def replay_game(match_id: int, index: int) -> dict[str, Any]:
 
 
 @blueprint.post("/v1/matches/<int:match_id>/check")
-@requires(READ)
+@requires(Scope.ARCHIVE_READ)
 def recheck_match(match_id: int) -> dict[str, Any]:
     """Re-adjudicate a stored record under other options, without changing it.
     ---

@@ -17,12 +17,13 @@ from marshmallow import ValidationError
 from notation.errors import NotationError
 from notation.options import parse_rules_text
 from referee.adjudication import adjudicate
-from referee.api.auth import READ, requires
+from referee.api.auth import requires
 from referee.api.matches import match_query
 from referee.api.storage import archive
 from referee.errors import InvalidNotationError, RefereeError
 from referee.matches import replay, replay_actions, stored_match, summary
 from referee.rules.variants import VARIANTS
+from referee.scopes import Scope
 from referee.web.viewer import GameReplay, Step, game_replay, step_board
 from vocabulary import Side
 
@@ -166,7 +167,7 @@ def _viewer_page(
 
 
 @blueprint.get("/matches")
-@requires(READ)
+@requires(Scope.ARCHIVE_READ)
 def matches() -> str:
     """The archive: a search form and a page of matches, newest first."""
     values = {name: request.args[name] for name in SEARCH_FIELDS if request.args.get(name)}
@@ -189,7 +190,7 @@ def matches() -> str:
 
 
 @blueprint.get("/matches/<int:match_id>")
-@requires(READ)
+@requires(Scope.ARCHIVE_READ)
 def match(match_id: int) -> str:
     """A stored match: its verdict and the viewer of one game (``?g=``)."""
     row = stored_match(archive(), match_id)

@@ -18,6 +18,7 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 from referee import live
 from referee.api import create_app
 from referee.archive import Archive
+from referee.scopes import Scope
 
 DATABASE = Path(tempfile.mkdtemp(prefix="schemathesis-")) / "archive.sqlite3"
 APP = create_app({"DATABASE": str(DATABASE)})
@@ -28,7 +29,7 @@ def _aborted_live_match() -> None:
     validate, and no stream can stay open."""
     archive = Archive(DATABASE)
     try:
-        host = archive.create_token((live.HOST_SCOPE,), "host")[0]
+        host = archive.create_token((Scope.LIVE_HOST,), "host")[0]
         state = live.create(archive, host, "backgammon", 3, {}, {"w": "a", "b": "b"})
         live.abort(archive, state["id"], host)
     finally:

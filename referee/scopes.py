@@ -1,0 +1,14 @@
+"""The scopes an API token can hold (a token may hold several)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Scope(StrEnum):
+    """What a token may do: archive writes and reads, play as a bot, host live matches."""
+
+    ARCHIVE_WRITE = "archive:write"
+    ARCHIVE_READ = "archive:read"
+    PLAY = "play"
+    LIVE_HOST = "live:host"
