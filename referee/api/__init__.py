@@ -6,10 +6,11 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response
 
 from referee import __version__
 from referee.api import matches, plays, records, reference
+from referee.api.matches import NDJSON
 from referee.api.problems import register_problem_handlers
 from referee.api.storage import init_storage
 
@@ -34,6 +35,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     init_storage(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    app.after_request(_proxy_buffering)
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
@@ -53,3 +55,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return {"status": "ok", "version": __version__}
 
     return app
+
+
+def _proxy_buffering(response: Response) -> Response:
+    """Streams (NDJSON) pass a proxy unbuffered; every other answer may be buffered by it,
+    so a slow reader holds the proxy's memory, not a worker thread (docs/operations.md)."""
+    if response.mimetype == NDJSON:
+        response.headers["X-Accel-Buffering"] = "no"
+    return response
