@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
 from notation.records.mat_writer import write_mat
-from referee.adjudication import adjudicate
+from referee import RULES_REVISION
+from referee.adjudication import ReplayStep, adjudicate
 from referee.archive import Archive, NewMatch, Stored
-from referee.errors import InvalidNotationError, RefereeError
+from referee.budget import WorkLimits
+from referee.errors import ArchiveBusyError, InvalidNotationError, RefereeError
 
 MAX_ID = 2**63 - 1
 """SQLite's largest integer: larger ids in a URL are simply not found."""
@@ -57,6 +61,7 @@ def submit(
     options: Mapping[str, object] | None = None,
     allow_invalid: bool = False,
     variant: str | None = None,
+    limits: WorkLimits | None = None,
 ) -> Submission:
     """Check and store a record; an invalid one only with ``allow_invalid``."""
     try:
@@ -65,7 +70,7 @@ def submit(
         raise InvalidNotationError(
             f"the record is not valid Unicode text: {error.reason}"
         ) from None
-    adjudication = adjudicate(text, variant, "strict", options)
+    adjudication = adjudicate(text, variant, "strict", options, limits=limits)
     verdict = adjudication.verdict
     verdict_json = verdict.to_json()
     if not verdict.valid and not allow_invalid:
@@ -128,27 +133,74 @@ def stored_match(archive: Archive, match_id: int) -> dict[str, Any]:
     return row
 
 
-def replay(archive: Archive, match_id: int, index: int) -> dict[str, Any]:
-    """Every action of one game, with the positions before and after it."""
-    row = stored_match(archive, match_id)
-    adjudication = adjudicate(row["original"], row["variant"], "condone", row["options"], True)
-    if not 1 <= index <= len(adjudication.replays):
+def replay(
+    archive: Archive, match_id: int, index: int, limits: WorkLimits | None = None
+) -> dict[str, Any]:
+    """Every action of one game, with the positions before and after it. The game index is
+    checked before any work; the replays of every game are computed once per stored record
+    and rules revision, then kept."""
+    games = archive.games_of(match_id) if 0 < match_id <= MAX_ID else None
+    if games is None:
+        raise MatchNotFoundError(f"no match with id {match_id}")
+    if not 1 <= index <= games:
         raise MatchNotFoundError(f"match {match_id} has no game {index}")
-    actions = []
-    for step in adjudication.replays[index - 1]:
-        action = step.action
-        entry: dict[str, Any] = {
-            "move_number": action.move_number,
-            "side": action.side,
-            "action": str(action.kind),
-            "dice": list(action.dice) if action.dice else None,
-            "play": step.play,
-            "value": action.value,
-            "position_before": step.position_before,
-            "position_after": step.position_after,
-            "line": action.line,
+    key = f"replay/{index}"
+    actions = archive.derived(match_id, key, RULES_REVISION)
+    if actions is None:
+        row = stored_match(archive, match_id)
+        adjudication = adjudicate(
+            row["original"], row["variant"], "condone", row["options"], True, limits
+        )
+        replays = {
+            f"replay/{number}": [_replay_action(step) for step in steps]
+            for number, steps in enumerate(adjudication.replays, start=1)
         }
-        if step.error is not None:
-            entry["error"] = step.error.to_json()
-        actions.append(entry)
+        _keep(archive, match_id, replays)
+        actions = replays.get(key)
+        if actions is None:  # a variation the referee cannot check has no replays
+            raise MatchNotFoundError(f"match {match_id} has no replay of game {index}")
     return {"match_id": match_id, "game": index, "actions": actions}
+
+
+def recheck(
+    archive: Archive,
+    match_id: int,
+    mode: str,
+    options: Mapping[str, object],
+    limits: WorkLimits | None = None,
+) -> dict[str, Any]:
+    """The verdict on a stored record under ``mode`` and other ``options`` (over the stored
+    ones), computed once per stored record, request and rules revision, then kept."""
+    row = stored_match(archive, match_id)
+    merged = {**row["options"], **options}
+    key = "check/" + json.dumps({"mode": mode, "options": merged}, sort_keys=True)
+    verdict = archive.derived(match_id, key, RULES_REVISION)
+    if verdict is None:
+        adjudication = adjudicate(row["original"], row["variant"], mode, merged, limits=limits)
+        verdict = adjudication.verdict.to_json()
+        _keep(archive, match_id, {key: verdict})
+    return verdict  # type: ignore[no-any-return]
+
+
+def _keep(archive: Archive, match_id: int, results: dict[str, Any]) -> None:
+    """Keep derived results; a busy archive only means they are computed again next time."""
+    with suppress(ArchiveBusyError):
+        archive.keep_derived(match_id, RULES_REVISION, results)
+
+
+def _replay_action(step: ReplayStep) -> dict[str, Any]:
+    action = step.action
+    entry: dict[str, Any] = {
+        "move_number": action.move_number,
+        "side": action.side,
+        "action": str(action.kind),
+        "dice": list(action.dice) if action.dice else None,
+        "play": step.play,
+        "value": action.value,
+        "position_before": step.position_before,
+        "position_after": step.position_after,
+        "line": action.line,
+    }
+    if step.error is not None:
+        entry["error"] = step.error.to_json()
+    return entry

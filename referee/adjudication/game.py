@@ -11,6 +11,7 @@ from notation.plays import format_play
 from notation.records.model import ActionKind, ActionText, GameText
 from notation.records.set_pos import parse_set_pos
 from referee.adjudication.verdict import GameVerdict, Issue
+from referee.budget import Budget, Work
 from referee.errors import RefereeError
 from referee.plays import play_moves, play_text
 from referee.positions import position_from_data, write_position
@@ -71,8 +72,10 @@ class GameChecker:
         score_before: tuple[int, int],
         setting: GameSetting,
         replay: bool = False,
+        budget: Budget | None = None,
     ) -> None:
         self.game = game
+        self.budget = budget or Budget()
         self.setting = setting
         self.options = setting.options
         self.literal = setting.options.judge is Judge.SEQUENCE
@@ -137,6 +140,7 @@ class GameChecker:
         for index, action in enumerate(self.game.actions):
             if self.stopped and action.kind not in (ActionKind.WIN, ActionKind.LOSS):
                 continue
+            self.budget.charge(Work.ACTIONS)
             before = self.position
             errors = len(self.verdict.errors)
             self.current_steps = None
@@ -202,6 +206,7 @@ class GameChecker:
             **self.place(action),  # type: ignore[arg-type]
         )
         self.verdict.errors.append(issue)
+        self.budget.charge(Work.ERRORS)
         if stop if stop is not None else self.setting.mode is Mode.STRICT:
             self.stopped = True
 
@@ -252,6 +257,7 @@ class GameChecker:
         moves = [WrittenMove(m.from_point, m.to_point, m.hit) for m in action.play.moves]
         judge = PlayJudge(self.variant, self.position.board, side, dice, self.options)
         verdict = judge.judge(moves, canonical=False)
+        self.budget.charge(Work.PLAYS, judge.enumerated)
         if verdict.legal and verdict.board is not None:
             self.current_steps = verdict.steps
             self.mark_warnings(action, verdict)
@@ -436,6 +442,7 @@ class GameChecker:
     def edit(self, index: int, action: ActionText) -> None:
         """A board edit: XG's ``Set Pos=`` is applied; a Snowie ``Illegal play (...)``
         cannot be read, so the rest of the game is not checked."""
+        self.budget.charge(Work.EDITS)
         try:
             edited = position_from_data(parse_set_pos(action.text))
         except (NotationError, RefereeError):

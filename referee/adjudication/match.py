@@ -18,6 +18,7 @@ from referee.adjudication.game import (
     canonical_actions,
 )
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
+from referee.budget import Budget, WorkLimitError, WorkLimits
 from referee.errors import (
     InvalidNotationError,
     RefereeError,
@@ -39,7 +40,6 @@ VARIATIONS = {
 }
 """``[Variation "..."]`` values this referee can check, to variant ids."""
 
-MAX_GAMES = 10_000
 _ON_OFF = {"on": True, "off": False}
 _FLAG_TAGS = {"Crawford": "crawford", "Jacoby": "jacoby", "Beaver": "beavers"}
 
@@ -67,11 +67,17 @@ class Adjudication:
         return replace(self.record, games=games, findings=())
 
 
-def read_record(text: str) -> MatchText:
-    """The record's structure, or InvalidNotationError when it holds no match at all."""
+def read_record(text: str, limits: WorkLimits | None = None) -> MatchText:
+    """The record's structure, or InvalidNotationError when it holds no match at all;
+    TooManyGamesError or WorkLimitError as soon as it goes past a limit."""
+    limits = limits or WorkLimits()
     try:
-        return read_mat(text)
+        return read_mat(text, limits.reading)
     except NotationError as error:
+        if error.code == "too_many_games":
+            raise TooManyGamesError(error.message) from None
+        if error.code.startswith("too_many_"):
+            raise WorkLimitError.naming(error.code.removeprefix("too_many_"), limits) from None
         raise InvalidNotationError(error.message) from None
 
 
@@ -125,16 +131,14 @@ def adjudicate(
     mode: str = "strict",
     options: Mapping[str, object] | None = None,
     replay: bool = False,
+    limits: WorkLimits | None = None,
 ) -> Adjudication:
     """Check every action of a record (NOTATION.md §4); a bad record is a verdict, not an
-    error. Raises only when the text holds no match, more than ``MAX_GAMES`` games, or
-    the variant or options are bad."""
-    record = read_record(text)
-    if len(record.games) > MAX_GAMES:
-        raise TooManyGamesError(
-            f"a record holds at most {MAX_GAMES} games, this one {len(record.games)}"
-        )
-    return adjudicate_record(record, variant, mode, options, replay)
+    error. Raises only when the text holds no match, more than ``limits.games`` games,
+    when checking goes past a work limit, or when the variant or options are bad."""
+    budget = Budget(limits)
+    record = read_record(text, budget.limits)
+    return adjudicate_record(record, variant, mode, options, replay, budget)
 
 
 def adjudicate_record(
@@ -143,6 +147,7 @@ def adjudicate_record(
     mode: str = "strict",
     options: Mapping[str, object] | None = None,
     replay: bool = False,
+    budget: Budget | None = None,
 ) -> Adjudication:
     variant = record_variant(record, variant_name)
     warnings = [
@@ -153,7 +158,7 @@ def adjudicate_record(
         return _unchecked(record, Mode(mode), warnings)
     effective = Options().updated(variant.id, header_options(record, variant, warnings))
     effective = effective.updated(variant.id, options or {})
-    checker = _MatchChecker(record, variant, effective, Mode(mode), replay)
+    checker = _MatchChecker(record, variant, effective, Mode(mode), replay, budget or Budget())
     games = checker.run()
     verdict = Verdict(
         variant=variant.id,
@@ -201,8 +206,10 @@ class _MatchChecker:
         options: Options,
         mode: Mode,
         replay: bool,
+        budget: Budget,
     ) -> None:
         self.record = record
+        self.budget = budget
         self.variant = variant
         self.options = options
         self.mode = mode
@@ -288,7 +295,8 @@ class _MatchChecker:
             hits_marked=self.hits_marked,
         )
         start = self.start_position(game, before, crawford, post, issues)
-        checker = GameChecker(game, start, before, setting, replay=self.replay)
+        self.budget.start_game(game.index)
+        checker = GameChecker(game, start, before, setting, self.replay, self.budget)
         verdict = checker.run()
         rule = starting_cube_problem(start.cube, self.length == 0, self.options)
         if rule is not None:

@@ -7,12 +7,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import __version__
 from referee.api import matches, plays, records, reference
+from referee.api.limits import Buckets, limits_config
 from referee.api.matches import NDJSON
 from referee.api.problems import register_problem_handlers
-from referee.api.storage import init_storage
+from referee.api.storage import archive, init_storage
 
 MAX_BODY = 16 * 1024 * 1024
 DEFAULT_DATABASE = "var/referee.sqlite3"
@@ -22,14 +24,21 @@ BLUEPRINTS = (plays.blueprint, records.blueprint, matches.blueprint, reference.b
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """A configured application. The archive file comes from ``NARDY_REFEREE_DATABASE``
     (default ``var/referee.sqlite3``); ``NARDY_REFEREE_PRIVATE=1`` makes reads need a
-    token. ``config`` overrides both (tests)."""
+    token; ``NARDY_REFEREE_WORK_LIMITS`` and ``NARDY_REFEREE_RATE_LIMITS`` set what one
+    client may cost; ``NARDY_REFEREE_PROXIES=N`` trusts N proxies' X-Forwarded-For.
+    ``config`` overrides them all (tests)."""
     app = Flask(__name__)
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,
         DATABASE=os.environ.get("NARDY_REFEREE_DATABASE", DEFAULT_DATABASE),
         PRIVATE=os.environ.get("NARDY_REFEREE_PRIVATE") == "1",
+        **limits_config(),
     )
     app.config.update(config or {})
+    app.extensions["rate_buckets"] = Buckets()
+    proxies = int(os.environ.get("NARDY_REFEREE_PROXIES", "0"))
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
     app.json.sort_keys = False  # type: ignore[attr-defined]
     register_problem_handlers(app)
     init_storage(app)
@@ -53,6 +62,26 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                     properties: {status: {type: string}, version: {type: string}}
         """
         return {"status": "ok", "version": __version__}
+
+    @app.get("/readyz")
+    def readyz() -> dict[str, str]:
+        """Readiness: the process answers and reads its archive.
+        ---
+        get:
+          summary: Readiness
+          description: 503 archive_busy with Retry-After when the archive cannot be read.
+          responses:
+            200:
+              description: Ready to serve
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    properties: {status: {type: string}, version: {type: string}}
+            503: Problem
+        """
+        archive().ready()
+        return {"status": "ready", "version": __version__}
 
     return app
 

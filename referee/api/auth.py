@@ -30,7 +30,7 @@ class ForbiddenError(RefereeError):
     status = 403
 
 
-def _bearer() -> str | None:
+def bearer_token() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -40,7 +40,7 @@ def _bearer() -> str | None:
 
 def check_scope(scope: str) -> None:
     """Raise unless the request carries a live token with ``scope`` (write implies read)."""
-    token = _bearer()
+    token = bearer_token()
     if token is None:
         raise UnauthorizedError(f"this needs a bearer token with scope {scope}")
     scopes = archive().token_scopes(token)

@@ -10,9 +10,9 @@ from flask import Blueprint, Response, request, stream_with_context, url_for
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable
 
-from referee.adjudication import adjudicate
 from referee.api.auth import READ, WRITE, requires
 from referee.api.bodies import json_body, json_object, record_body
+from referee.api.limits import rate_limited, work_limits
 from referee.api.problems import problem_body
 from referee.api.schemas import (
     MatchDetailQuery,
@@ -22,8 +22,8 @@ from referee.api.schemas import (
 )
 from referee.api.storage import archive
 from referee.archive import MatchQuery
-from referee.errors import RefereeError
-from referee.matches import Submission, replay, stored_match, submit, summary
+from referee.errors import ArchiveBusyError, RefereeError
+from referee.matches import Submission, recheck, replay, stored_match, submit, summary
 
 blueprint = Blueprint("matches", __name__)
 
@@ -53,7 +53,9 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         record (SHA-256) is stored already; 422 invalid_record with the verdict when the
         record has errors, unless allow_invalid is true. Needs a bearer token with scope
         archive:write. The record may also be sent as text/plain, with allow_invalid,
-        variant and options (JSON or k=v,k=v) as query parameters.
+        variant and options (JSON or k=v,k=v) as query parameters. 413 work_limit when
+        checking goes past a work limit; 503 archive_busy with Retry-After when the archive
+        stays locked by another writer.
       security: [{bearer: []}]
       parameters:
         - {in: query, name: allow_invalid, schema: {type: boolean}}
@@ -78,10 +80,16 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         413: Problem
         415: Problem
         422: Problem
+        503: Problem
     """
     body = record_body(MatchSubmitRequest())
     result = submit(
-        archive(), body["record"], body["options"], body["allow_invalid"], body["variant"]
+        archive(),
+        body["record"],
+        body["options"],
+        body["allow_invalid"],
+        body["variant"],
+        work_limits(),
     )
     return _created(result)
 
@@ -119,7 +127,9 @@ def import_matches() -> dict[str, Any]:
       description: >
         A JSON list (record texts, or objects like the body of POST /v1/matches), or a
         multipart upload of record files. Each record is stored, found to be a duplicate,
-        or refused with the reason; one bad record does not stop the others.
+        or refused with the reason; one bad record does not stop the others. Results
+        carry ids and hashes, never the records or their verdicts. 503 archive_busy with
+        Retry-After when the archive stays locked by another writer.
       security: [{bearer: []}]
       requestBody:
         required: true
@@ -140,6 +150,7 @@ def import_matches() -> dict[str, Any]:
         413: Problem
         415: Problem
         422: Problem
+        503: Problem
     """
     results = []
     for label, entry in _import_items():
@@ -150,8 +161,15 @@ def import_matches() -> dict[str, Any]:
         try:
             body = MatchSubmitRequest().load(entry)
             result = submit(
-                archive(), body["record"], body["options"], body["allow_invalid"], body["variant"]
+                archive(),
+                body["record"],
+                body["options"],
+                body["allow_invalid"],
+                body["variant"],
+                work_limits(),
             )
+        except ArchiveBusyError:
+            raise
         except ValidationError as error:
             results.append(_refused(label, {"code": "validation_failed", "errors": error.messages}))
         except RefereeError as error:
@@ -295,11 +313,17 @@ def get_match(match_id: int) -> Response | dict[str, Any]:
 
 @blueprint.get("/v1/matches/<int:match_id>/games/<int:index>/replay")
 @requires(READ)
+@rate_limited("check")
 def replay_game(match_id: int, index: int) -> dict[str, Any]:
     """Every action of one game with the positions before and after it.
     ---
     get:
       summary: Replay one game
+      description: >
+        Computed once per stored record and rules revision, then kept; 404 for a game
+        index the match does not have, before any work.
+        Clients without a bearer token are rate limited (limit check): 429
+        rate_limited, with Retry-After and ratelimit {key, seconds}.
       parameters:
         - {in: path, name: match_id, required: true, schema: {type: integer}}
         - {in: path, name: index, required: true, schema: {type: integer, minimum: 1}}
@@ -308,17 +332,24 @@ def replay_game(match_id: int, index: int) -> dict[str, Any]:
         401: Problem
         403: Problem
         404: Problem
+        413: Problem
+        429: Problem
     """
-    return replay(archive(), match_id, index)
+    return replay(archive(), match_id, index, work_limits())
 
 
 @blueprint.post("/v1/matches/<int:match_id>/check")
 @requires(READ)
+@rate_limited("check")
 def recheck_match(match_id: int) -> dict[str, Any]:
     """Re-adjudicate a stored record under other options, without changing it.
     ---
     post:
       summary: Re-check a stored match
+      description: >
+        Computed once per stored record, mode, options and rules revision, then kept.
+        Clients without a bearer token are rate limited (limit check): 429
+        rate_limited, with Retry-After and ratelimit {key, seconds}.
       parameters:
         - {in: path, name: match_id, required: true, schema: {type: integer}}
       requestBody:
@@ -330,11 +361,10 @@ def recheck_match(match_id: int) -> dict[str, Any]:
         401: Problem
         403: Problem
         404: Problem
+        413: Problem
         415: Problem
         422: Problem
+        429: Problem
     """
     body = json_object(RecheckRequest()) if request.content_length else RecheckRequest().load({})
-    row = stored_match(archive(), match_id)
-    options = {**row["options"], **body["options"]}
-    adjudication = adjudicate(row["original"], row["variant"], body["mode"], options)
-    return adjudication.verdict.to_json()
+    return recheck(archive(), match_id, body["mode"], body["options"], work_limits())
