@@ -79,7 +79,7 @@ def submit(
             verdict=verdict_json,
         )
     canonical = write_mat(adjudication.canonical)
-    sha256 = hashlib.sha256(canonical.encode()).hexdigest()
+    sha256 = record_key(canonical, None if verdict.valid else text)
     tags = adjudication.record.tags
     match = verdict.match
     stored = archive.store(
@@ -105,6 +105,16 @@ def submit(
         assert existing is not None
         verdict_json = existing["verdict"]
     return Submission(stored, sha256, verdict_json)
+
+
+def record_key(canonical: str, original: str | None = None) -> str:
+    """The SHA-256 that identifies a stored record: of its canonical text, and for an
+    invalid record (whose canonical text stops at its first error) of its original text
+    too, so two invalid records that differ after their first error are not duplicates."""
+    digest = hashlib.sha256(canonical.encode())
+    if original is not None:
+        digest.update(b"\0" + original.encode())
+    return digest.hexdigest()
 
 
 def summary(row: Mapping[str, Any]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import __version__
 from referee.api import matches, plays, records, reference
+from referee.api.bodies import check_body
 from referee.api.limits import Buckets, limits_config
 from referee.api.matches import NDJSON
 from referee.api.problems import register_problem_handlers
@@ -44,6 +45,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     init_storage(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    app.before_request(check_body)
     app.after_request(_proxy_buffering)
 
     @app.get("/healthz")

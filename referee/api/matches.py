@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, Response, request, stream_with_context, url_for
 from marshmallow import ValidationError
-from werkzeug.exceptions import NotAcceptable
+from werkzeug.exceptions import NotAcceptable, RequestEntityTooLarge
 
 from referee.api.auth import READ, WRITE, requires
 from referee.api.bodies import json_body, json_object, record_body
@@ -28,6 +30,8 @@ from referee.matches import Submission, recheck, replay, stored_match, submit, s
 blueprint = Blueprint("matches", __name__)
 
 NDJSON = "application/x-ndjson"
+MAX_IMPORT_ITEMS = 1_000
+"""Records in one import: the answer has one short result per record."""
 
 
 def _created(result: Submission) -> tuple[dict[str, Any], int, dict[str, str]]:
@@ -94,6 +98,13 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
     return _created(result)
 
 
+def _at_most_import_items(count: int) -> None:
+    if count > MAX_IMPORT_ITEMS:
+        raise RequestEntityTooLarge(
+            f"an import holds at most {MAX_IMPORT_ITEMS} records, this one {count}"
+        )
+
+
 def _import_items() -> list[tuple[str, dict[str, Any] | None]]:
     """``(label, request)`` for each record of an import (a JSON list or uploaded files);
     the request is None for a file that is not text."""
@@ -101,6 +112,7 @@ def _import_items() -> list[tuple[str, dict[str, Any] | None]]:
         uploads = [upload for name in request.files for upload in request.files.getlist(name)]
         if not uploads:
             raise ValidationError({"files": ["upload at least one record file"]})
+        _at_most_import_items(len(uploads))
         return [
             (upload.filename or f"file {index}", _upload_entry(upload.read()))
             for index, upload in enumerate(uploads)
@@ -108,6 +120,7 @@ def _import_items() -> list[tuple[str, dict[str, Any] | None]]:
     data = json_body()
     if not isinstance(data, list) or not data:
         raise ValidationError({"body": ["must be a non-empty JSON list of records"]})
+    _at_most_import_items(len(data))
     items: list[tuple[str, dict[str, Any] | None]] = []
     for index, item in enumerate(data):
         entry = {"record": item} if isinstance(item, str) else item
@@ -128,7 +141,9 @@ def import_matches() -> dict[str, Any]:
         A JSON list (record texts, or objects like the body of POST /v1/matches), or a
         multipart upload of record files. Each record is stored, found to be a duplicate,
         or refused with the reason; one bad record does not stop the others. Results
-        carry ids and hashes, never the records or their verdicts. 503 archive_busy with
+        carry ids and hashes, never the records or their verdicts. At most 1,000 records
+        (413); the work deadline is shared by the whole import: records past it are
+        refused with work_limit, to be sent again. 503 archive_busy with
         Retry-After when the archive stays locked by another writer.
       security: [{bearer: []}]
       requestBody:
@@ -153,6 +168,8 @@ def import_matches() -> dict[str, Any]:
         503: Problem
     """
     results = []
+    limits = work_limits()
+    deadline = time.monotonic() + limits.seconds
     for label, entry in _import_items():
         if entry is None:
             reason = {"code": "invalid_encoding", "detail": "the file is not UTF-8 text"}
@@ -166,7 +183,7 @@ def import_matches() -> dict[str, Any]:
                 body["options"],
                 body["allow_invalid"],
                 body["variant"],
-                work_limits(),
+                replace(limits, seconds=max(0.0, deadline - time.monotonic())),
             )
         except ArchiveBusyError:
             raise
@@ -234,15 +251,18 @@ def list_matches() -> Response | dict[str, Any]:
         Newest first, one page at a time (follow next_cursor); with Accept
         application/x-ndjson every match of every page, one JSON object per line.
       parameters:
-        - {in: query, name: player, schema: {type: string}, description: either player's name}
-        - {in: query, name: event, schema: {type: string}}
-        - {in: query, name: variant, schema: {type: string}}
+        - in: query
+          name: player
+          schema: {type: string, maxLength: 100}
+          description: either player's name
+        - {in: query, name: event, schema: {type: string, maxLength: 100}}
+        - {in: query, name: variant, schema: {type: string, maxLength: 40}}
         - {in: query, name: valid, schema: {type: boolean}}
         - {in: query, name: from, schema: {type: string, format: date}}
         - {in: query, name: to, schema: {type: string, format: date}}
         - in: query
           name: q
-          schema: {type: string, maxLength: 500}
+          schema: {type: string, maxLength: 300}
           description: full text over player names, event and site
         - {in: query, name: limit, schema: {type: integer, minimum: 1, maximum: 500, default: 50}}
         - {in: query, name: cursor, schema: {type: string, pattern: "^[1-9][0-9]{0,17}$"}}
