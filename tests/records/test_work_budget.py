@@ -13,22 +13,7 @@ from referee.api import create_app
 from referee.budget import WorkLimitError, WorkLimits
 from referee.errors import TooManyGamesError
 from tests.corpus import MAT, require
-
-HEADER = '; [Variation "Backgammon"]\n\n 0 point match\n'
-# White (the mover) has 15 blots and pairs on 1-12, Black likewise on 13-24.
-SPREAD = "; Set Pos=-BBBAAAAAAAAAaaaaaaaaabbb-/0\n"
-# 11 lets White play four 1s from many blots; "6/5" plays one: illegal, yet physically
-# possible, so condone mode goes on with the next row.
-ILLEGAL_ROW = "  1) 11: 6/5                    11: 6/5\n"
-
-
-def game(number: int, rows: str) -> str:
-    return f"\n Game {number}\n Alice : 0                      Bob : 0\n{rows}"
-
-
-def edited_game(number: int, edits: int) -> str:
-    """A game of ``edits`` rows, each a board edit then an illegal play by each side."""
-    return game(number, (SPREAD + ILLEGAL_ROW) * edits)
+from tests.costly import HEADER, edited_game, game
 
 
 def refusal(text: str, mode: str = "condone", **limits: float) -> WorkLimitError:
