@@ -33,7 +33,7 @@ class WorkLimits:
 
     games: int = 10_000
     actions_per_game: int = 2_000
-    actions: int = 1_000_000
+    actions: int = 500_000
     plays_per_game: int = 20_000
     plays: int = 500_000
     errors_per_game: int = 100

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from notation.errors import NotationError
 from notation.ids import from_gnubg_id, from_xgid, to_gnubg_id, to_xgid
@@ -79,8 +80,10 @@ def cells_of(variant: type[Variant], board: Board) -> tuple[int, ...]:
     )
 
 
+@lru_cache(maxsize=4)
 def write_position(position: Position) -> str:
-    """The canonical position string of ``position``."""
+    """The canonical position string of ``position`` (a replay writes each position twice,
+    after one action and before the next: the second time comes from this small cache)."""
     board = position.board
     owner = {None: CubeOwner.CENTRE, Side.WHITE: CubeOwner.WHITE, Side.BLACK: CubeOwner.BLACK}
     cube = position.cube
