@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/records_speed.py
 	$(BIN)/python benchmarks/http_load.py
 	$(BIN)/python benchmarks/memory.py
+	$(BIN)/python benchmarks/worst_inputs.py
 
 openapi: $(STAMP)
 	$(BIN)/python -m referee.api.openapi

@@ -7,7 +7,7 @@ import json
 import re
 from collections.abc import Mapping
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from notation.records.mat_writer import write_mat
@@ -158,8 +158,12 @@ def replay(
     actions = archive.derived(match_id, key, RULES_REVISION)
     if actions is None:
         row = stored_match(archive, match_id)
+        limits = limits or WorkLimits()
+        # Writing every position costs about as much again as checking: a record that was
+        # checked within the deadline is replayed within twice that, once.
+        replaying = replace(limits, seconds=2 * limits.seconds)
         adjudication = adjudicate(
-            row["original"], row["variant"], "condone", row["options"], True, limits
+            row["original"], row["variant"], "condone", row["options"], True, replaying
         )
         replays = {
             f"replay/{number}": [_replay_action(step) for step in steps]
