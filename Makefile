@@ -20,7 +20,7 @@ install: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict referee notation
+	$(BIN)/mypy --strict referee notation vocabulary
 
 test: lint
 	$(BIN)/pytest

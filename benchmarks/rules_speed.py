@@ -14,11 +14,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee.rules.judge import PlayJudge, WrittenMove
+from referee.rules.judge import PlayJudge
 from referee.rules.movegen import legal_plays
 from referee.rules.options import Options
 from referee.rules.variants import Backgammon
 from tests.corpus import board_from_board26, read_jsonl, side_of
+from vocabulary import Move
 
 OPTIONS = Options()
 ROUNDS = 3
@@ -56,7 +57,7 @@ def main() -> None:
             board = Backgammon.start_board()
             for turn in game["turns"]:
                 side, dice = side_of(turn["player"]), tuple(turn["dice"])
-                moves = [WrittenMove(a, b) for a, b in turn["play"]]
+                moves = [Move(a, b) for a, b in turn["play"]]
                 verdict = PlayJudge(Backgammon, board, side, dice, OPTIONS).judge(
                     moves, canonical=False
                 )

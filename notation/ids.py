@@ -35,14 +35,8 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from notation.errors import NotationError
-from notation.positions import (
-    BACKGAMMON,
-    CHECKERS,
-    CubeField,
-    CubeOwner,
-    Phase,
-    PositionData,
-)
+from notation.positions import CubeField, PositionData
+from vocabulary import CHECKERS, CubeOwner, Phase, VariantId
 
 Board = tuple[tuple[int, ...], tuple[int, ...]]
 """gnubg's ``TanBoard``: (player not on roll, player on roll), 25 counts each; index 0..23 =
@@ -213,7 +207,7 @@ def from_gnubg_id(text: str) -> PositionData:
         cells.append(white[index] - black[23 - index])
     turn, phase, dice = _gnubg_state(fields)
     position = PositionData(
-        variant=BACKGAMMON,
+        variant=VariantId.BACKGAMMON,
         cells=tuple(cells),
         bar=(white[24], black[24]),
         off=(0, 0),
@@ -290,7 +284,7 @@ def from_xgid(text: str) -> PositionData:
         -count if letter.isupper() else count for count, letter in zip(counts, squares, strict=True)
     ]
     position = PositionData(
-        variant=BACKGAMMON,
+        variant=VariantId.BACKGAMMON,
         cells=tuple(signed[24 - index] for index in range(24)),
         bar=(counts[0], counts[25]),
         off=(0, 0),
@@ -310,7 +304,7 @@ def _own_points(data: PositionData) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
     Black's own point p is White's 25 - p. Raises for another variant or > 15 a side.
     """
-    if data.variant != BACKGAMMON:
+    if data.variant != VariantId.BACKGAMMON:
         raise NotationError(
             "unsupported_variant", f"GNUbg IDs and XGIDs exist for backgammon, not {data.variant}"
         )

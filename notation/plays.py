@@ -14,21 +14,11 @@ from dataclasses import dataclass
 from typing import Final
 
 from notation.errors import NotationError
+from vocabulary import BAR, OFF, Move, point_text
 
-BAR: Final = 25
-OFF: Final = 0
 MAX_POINT_DIGITS: Final = 6
 EMPTY_PLAY_WORDS: Final = frozenset({"cannot move", "-", ""})
 UNKNOWN_PLAY_WORDS: Final = frozenset({"???", "????"})
-
-
-@dataclass(frozen=True, slots=True)
-class MoveText:
-    """One written move ``from/to``, with ``hit`` when marked ``*``."""
-
-    from_point: int
-    to_point: int
-    hit: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +26,7 @@ class PlayText:
     """A parsed play: the dice prefix if written, and the moves (empty for a dance)."""
 
     dice: tuple[int, int] | None
-    moves: tuple[MoveText, ...]
+    moves: tuple[Move, ...]
     unknown: bool = False
     """``????``: the record does not say what was played."""
 
@@ -67,7 +57,7 @@ def parse_play(text: str) -> PlayText:
         return PlayText(
             dice,
             tuple(
-                MoveText(_point_value(origin), _point_value(target), bool(mark))
+                Move(_point_value(origin), _point_value(target), bool(mark))
                 for origin, target, mark in _SIMPLE_PART.findall(body)
             ),
         )
@@ -76,7 +66,7 @@ def parse_play(text: str) -> PlayText:
         return PlayText(dice, ())
     if stripped in UNKNOWN_PLAY_WORDS:
         return PlayText(dice, (), unknown=True)
-    moves: list[MoveText] = []
+    moves: list[Move] = []
     position = 0
     offset = len(text) - len(body)
     while position < len(body):
@@ -104,13 +94,13 @@ def _count(text: str | None, column: int) -> int:
     return count
 
 
-def _chain_moves(chain: str, count: int) -> list[MoveText]:
+def _chain_moves(chain: str, count: int) -> list[Move]:
     """``24/18*/13`` → 24/18*, 18/13 (a mark on the first point marks the first move);
     repeated ``count`` times."""
     points = [(_point_value(match[1]), bool(match[2])) for match in _POINT_MARK.finditer(chain)]
     first_marked = chain.startswith("*") or points[0][1]
     moves = [
-        MoveText(origin, target, hit or (first_marked and index == 0))
+        Move(origin, target, hit or (first_marked and index == 0))
         for index, ((origin, _), (target, hit)) in enumerate(itertools.pairwise(points))
     ]
     return moves * count
@@ -125,11 +115,7 @@ def _point_value(text: str) -> int:
     return int(word) if len(word) <= MAX_POINT_DIGITS else 10**MAX_POINT_DIGITS
 
 
-def point_text(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
-
-
-def format_play(moves: Sequence[MoveText], dice: tuple[int, int] | None = None) -> str:
+def format_play(moves: Sequence[Move], dice: tuple[int, int] | None = None) -> str:
     """The canonical long form: one part per die as given, ``bar``/``off`` words, ``*``.
 
     With ``dice`` the prefix ``52:`` is added (a dance is then ``52:`` alone).
@@ -142,28 +128,3 @@ def format_play(moves: Sequence[MoveText], dice: tuple[int, int] | None = None) 
         return parts
     prefix = f"{max(dice)}{min(dice)}:"
     return f"{prefix} {parts}" if parts else prefix
-
-
-def format_play_short(moves: Sequence[MoveText]) -> str:
-    """The display form (gnubg's ``FormatMove``): one checker's steps joined (``24/13``,
-    keeping a hit on the way, ``24/18*/13``), identical parts counted (``13/7(2)``)."""
-    chains: list[list[MoveText]] = []
-    for move in moves:
-        for chain in reversed(chains):
-            if chain[-1].to_point == move.from_point != OFF:
-                chain.append(move)
-                break
-        else:
-            chains.append([move])
-    texts: list[str] = []
-    for chain in chains:
-        shown = [point_text(chain[0].from_point)]
-        for index, move in enumerate(chain):
-            if move.hit or index == len(chain) - 1:
-                shown.append(point_text(move.to_point) + ("*" if move.hit else ""))
-        texts.append("/".join(shown))
-    counted: list[str] = []
-    for text in dict.fromkeys(texts):
-        count = texts.count(text)
-        counted.append(text if count == 1 else f"{text}({count})")
-    return " ".join(counted)

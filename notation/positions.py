@@ -9,49 +9,28 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Final
 
 from notation.errors import NotationError
+from vocabulary import CHECKERS, CubeOwner, Phase, VariantId
 
-BACKGAMMON: Final = "backgammon"
-LONG_NARDY: Final = "long-nardy"
-KHACHAPURI: Final = "khachapuri"
-
-VARIANT_NAMES: Final[dict[str, str]] = {
-    BACKGAMMON: BACKGAMMON,
-    "bg": BACKGAMMON,
-    "short-nardy": BACKGAMMON,
-    LONG_NARDY: LONG_NARDY,
-    "ln": LONG_NARDY,
-    "long": LONG_NARDY,
-    KHACHAPURI: KHACHAPURI,
-    "kh": KHACHAPURI,
-    "khachapuri-nardy": KHACHAPURI,
+VARIANT_NAMES: Final[dict[str, VariantId]] = {
+    "backgammon": VariantId.BACKGAMMON,
+    "bg": VariantId.BACKGAMMON,
+    "short-nardy": VariantId.BACKGAMMON,
+    "long-nardy": VariantId.LONG_NARDY,
+    "ln": VariantId.LONG_NARDY,
+    "long": VariantId.LONG_NARDY,
+    "khachapuri": VariantId.KHACHAPURI,
+    "kh": VariantId.KHACHAPURI,
+    "khachapuri-nardy": VariantId.KHACHAPURI,
 }
 """Variant field spellings (NOTATION.md §1) to the canonical id."""
 
-CHECKERS: Final = 15
 FLAGS: Final = "cp"
 """Rules-field letters: ``c`` = Crawford game, ``p`` = post-Crawford (NOTATION.md §4)."""
 
 FIELD_NAMES: Final = ("variant", "points", "bar", "off", "turn", "state", "cube", "match", "rules")
-
-
-class Phase(StrEnum):
-    """What the side in ``turn`` must do now: the state field."""
-
-    ROLL = "roll"
-    MOVE = "move"
-    DOUBLED = "doubled"
-    RESIGN = "resign"
-    END = "end"
-
-
-class CubeOwner(StrEnum):
-    CENTRE = "c"
-    WHITE = "w"
-    BLACK = "b"
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +49,7 @@ class PositionData:
     ``cube`` is None for ``-`` (no cube in this game).
     """
 
-    variant: str
+    variant: VariantId
     cells: tuple[int, ...]
     bar: tuple[int, int]
     off: tuple[int, int]
@@ -90,6 +69,8 @@ class PositionProblem:
 
     code: str
     message: str
+    field: str | None = None
+    """The field at fault (one of ``FIELD_NAMES``), when one field alone is."""
 
 
 _CELL = re.compile(r"(\d{1,2})([wb])")
@@ -109,7 +90,7 @@ def parse_position(text: str) -> PositionData:
     reader = _FieldReader(text, fields)
     variant = reader.variant()
     turn, phase, dice, resign = reader.turn_and_state()
-    has_cube = variant == BACKGAMMON
+    has_cube = variant == VariantId.BACKGAMMON
     return PositionData(
         variant=variant,
         cells=reader.cells(),
@@ -142,7 +123,7 @@ class _FieldReader:
             column,
         )
 
-    def variant(self) -> str:
+    def variant(self) -> VariantId:
         name = self.fields[0].lower()
         if name not in VARIANT_NAMES:
             raise self.error(0, "one of " + ", ".join(sorted(VARIANT_NAMES)))
@@ -251,14 +232,21 @@ def _format_state(position: PositionData) -> str:
     }[position.phase]
 
 
+def field_column(text: str, field: str) -> int | None:
+    """The 1-based column where the named field of a position string starts, if present."""
+    index = FIELD_NAMES.index(field)
+    starts = [match.start() + 1 for match in re.finditer(r"\S+", text)]
+    return starts[index] if index < len(starts) else None
+
+
 def validate_position(position: PositionData) -> list[PositionProblem]:
     """Every way the parsed position is impossible (empty when it is valid)."""
     problems: list[PositionProblem] = []
 
-    def problem(code: str, message: str) -> None:
-        problems.append(PositionProblem(code, message))
+    def problem(code: str, message: str, field: str | None = None) -> None:
+        problems.append(PositionProblem(code, message, field))
 
-    nardy = position.variant != BACKGAMMON
+    nardy = position.variant != VariantId.BACKGAMMON
     for index, (side, name) in enumerate((("w", "White"), ("b", "Black"))):
         on_board = sum(
             abs(count) for count in position.cells if (count > 0) == (side == "w") and count
@@ -279,9 +267,13 @@ def validate_position(position: PositionData) -> list[PositionProblem]:
     if position.phase is Phase.DOUBLED and position.cube is not None and position.cube.value < 2:
         problem("cube_value", "with state d the cube field holds the value offered, at least 2")
     if position.cube is not None and position.cube.value & (position.cube.value - 1):
-        problem("cube_value", f"cube value {position.cube.value} is not a power of two")
+        problem("cube_value", f"cube value {position.cube.value} is not a power of two", "cube")
     if position.cube is not None and position.cube.value == 0:
-        problem("cube_value", "cube value 0 is not a power of two")
+        problem("cube_value", "cube value 0 is not a power of two", "cube")
+    if position.cube == CubeField(1, CubeOwner.WHITE) or position.cube == CubeField(
+        1, CubeOwner.BLACK
+    ):
+        problem("cube_owner", "a cube of 1 has no owner: it is centred, 1c", "cube")
     if position.turn is None and position.phase not in (Phase.ROLL, Phase.END):
         problem("turn_state", f"state {_format_state(position)} needs w or b in the turn field")
     if position.turn is not None and position.phase is Phase.END:

@@ -100,6 +100,14 @@ def _create_derived(db: Database) -> None:
     )
 
 
+@migrations(name="0005_verdict_revision")
+def _add_verdict_revision(db: Database) -> None:
+    """Which rules revision and referee version computed each stored verdict; verdicts
+    stored before the columns existed are revision 0, so ``recheck`` finds them."""
+    db["matches"].add_column("rules_revision", int, not_null_default=0)  # type: ignore[union-attr]
+    db["matches"].add_column("referee_version", str)  # type: ignore[union-attr]
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -126,6 +134,20 @@ class NewMatch:
     verdict: dict[str, Any]
     original: str
     canonical: str
+    rules_revision: int
+    referee_version: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rechecked:
+    """A stored match's verdict computed anew, without touching its stored text."""
+
+    id: int
+    valid: bool
+    winner: str | None
+    verdict: dict[str, Any]
+    rules_revision: int
+    referee_version: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +243,8 @@ class Archive:
             "original": match.original,
             "canonical": match.canonical,
             "created_at": _now(),
+            "rules_revision": match.rules_revision,
+            "referee_version": match.referee_version,
         }
         conn = self.db.conn
         with _write_lock(conn):
@@ -326,6 +350,43 @@ class Archive:
             self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except sqlite3.OperationalError as error:
             raise ArchiveBusyError(f"the archive cannot be read: {error}") from None
+
+    def older_than(self, revision: int | None, page: int = 100) -> Iterator[dict[str, Any]]:
+        """Every stored match whose verdict predates ``revision`` (every match when None),
+        by ascending id, a page at a time: what ``recheck`` needs, options decoded."""
+        after = 0
+        while True:
+            rows = _dicts(
+                self.db.execute(
+                    "SELECT id, variant, options, verdict, original FROM matches"
+                    " WHERE id > ? AND (? IS NULL OR rules_revision < ?) ORDER BY id LIMIT ?",
+                    [after, revision, revision, page],
+                )
+            )
+            for row in rows:
+                row["options"] = json.loads(row["options"] or "{}")
+                row["verdict"] = json.loads(row["verdict"] or "null")
+                yield row
+            if len(rows) < page:
+                return
+            after = rows[-1]["id"]
+
+    def update_verdict(self, rechecked: Rechecked) -> None:
+        """Store a re-computed verdict; the original and canonical text stay as they are."""
+        conn = self.db.conn
+        with _write_lock(conn):
+            conn.execute(
+                "UPDATE matches SET valid = ?, winner = ?, verdict = ?, rules_revision = ?,"
+                " referee_version = ? WHERE id = ?",
+                (
+                    int(rechecked.valid),
+                    rechecked.winner,
+                    json.dumps(rechecked.verdict),
+                    rechecked.rules_revision,
+                    rechecked.referee_version,
+                    rechecked.id,
+                ),
+            )
 
     # -- tokens ---------------------------------------------------------------------------
 

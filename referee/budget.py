@@ -7,6 +7,7 @@ edits, per game and per record) and watches a deadline; past any limit it stops 
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
@@ -62,6 +63,10 @@ class WorkLimits:
                 raise ValueError(f"unknown work limit {name!r}: one of {', '.join(known)}")
             changes[name] = float(value) if name == "seconds" else int(value)
         return replace(cls(), **changes)  # type: ignore[arg-type]
+
+
+OFFLINE = WorkLimits(seconds=math.inf)
+"""The limits of the command line: the same counts, no deadline (nobody else waits)."""
 
 
 class WorkLimitError(RefereeError):

@@ -14,8 +14,10 @@ from notation.options import OptionValue, parse_rules_text
 from referee.adjudication import Verdict, adjudicate
 from referee.api.auth import READ, WRITE
 from referee.archive import Archive
+from referee.budget import OFFLINE
 from referee.errors import RefereeError
-from referee.plays import PlaysService
+from referee.matches import recheck
+from referee.plays_service import PlaysService
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 DEFAULT_DATABASE = "var/referee.sqlite3"
@@ -49,11 +51,16 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--rules", type=_rules, default={}, help="options: k=v,k=v")
         command.add_argument("--json", action="store_true", help="print the endpoint's JSON")
     tokens = commands.add_parser("tokens", help="manage the archive's API tokens")
-    tokens.add_argument(
-        "--database",
-        default=os.environ.get("NARDY_REFEREE_DATABASE", DEFAULT_DATABASE),
-        help="the archive file (default: $NARDY_REFEREE_DATABASE or var/referee.sqlite3)",
+    recheck = commands.add_parser(
+        "recheck", help="re-check stored matches of older rules revisions; print what changed"
     )
+    recheck.add_argument("--all", action="store_true", help="re-check every stored match")
+    for command in (tokens, recheck):
+        command.add_argument(
+            "--database",
+            default=os.environ.get("NARDY_REFEREE_DATABASE", DEFAULT_DATABASE),
+            help="the archive file (default: $NARDY_REFEREE_DATABASE or var/referee.sqlite3)",
+        )
     actions = tokens.add_subparsers(dest="action", required=True)
     create = actions.add_parser("create", help="create a token and print it once")
     create.add_argument("--scope", action="append", choices=SCOPES, required=True)
@@ -118,7 +125,7 @@ def _check(args: argparse.Namespace) -> int:
             print(f"\r[{number}/{len(files)}] {path.name[:50]:<50}", end="", file=sys.stderr)
         try:
             text = path.read_text(encoding="utf-8-sig")
-            verdict = adjudicate(text, args.variant, args.mode, args.rules).verdict
+            verdict = adjudicate(text, args.variant, args.mode, args.rules, limits=OFFLINE).verdict
         except (OSError, UnicodeDecodeError) as error:
             print(f"nardy-referee: {path}: cannot read: {error}", file=sys.stderr)
             status = EXIT_BAD_INPUT
@@ -185,11 +192,28 @@ def _tokens(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _recheck(args: argparse.Namespace) -> int:
+    Archive.prepare(args.database)
+    archive = Archive(args.database)
+    try:
+        checked = changed = 0
+        for change in recheck(archive, everything=args.all):
+            checked += 1
+            if change.changed:
+                changed += 1
+                print(change.describe())
+    finally:
+        archive.close()
+    print(f"{checked} match(es) re-checked, {changed} changed", file=sys.stderr)
+    return EXIT_OK
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "legal": _legal,
     "play": _play,
     "check": _check,
     "tokens": _tokens,
+    "recheck": _recheck,
 }
 
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any
 
 from notation.records.mat_writer import write_mat
-from referee import RULES_REVISION
+from referee import RULES_REVISION, __version__
 from referee.adjudication import ReplayStep, adjudicate
-from referee.archive import Archive, NewMatch, Stored
-from referee.budget import WorkLimits
+from referee.archive import Archive, NewMatch, Rechecked, Stored
+from referee.budget import OFFLINE, WorkLimits
 from referee.errors import ArchiveBusyError, InvalidNotationError, RefereeError
 
 MAX_ID = 2**63 - 1
@@ -98,6 +98,8 @@ def submit(
             verdict=verdict_json,
             original=text,
             canonical=canonical,
+            rules_revision=RULES_REVISION,
+            referee_version=__version__,
         )
     )
     if stored.duplicate:  # the answer is what is stored, whatever options came this time
@@ -115,6 +117,53 @@ def record_key(canonical: str, original: str | None = None) -> str:
     if original is not None:
         digest.update(b"\0" + original.encode())
     return digest.hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictChange:
+    """How a re-check changed a stored match's verdict: (before, after) pairs."""
+
+    match_id: int
+    valid: tuple[bool, bool]
+    winner: tuple[str | None, str | None]
+    points: tuple[list[int], list[int]]
+
+    @property
+    def changed(self) -> bool:
+        return any(before != after for before, after in (self.valid, self.winner, self.points))
+
+    def describe(self) -> str:
+        parts = [
+            f"{name} {before} -> {after}"
+            for name, (before, after) in (
+                ("valid", self.valid),
+                ("winner", self.winner),
+                ("points", self.points),
+            )
+            if before != after
+        ]
+        return f"match {self.match_id}: " + "; ".join(parts)
+
+
+def recheck(archive: Archive, everything: bool = False) -> Iterator[VerdictChange]:
+    """Check stored matches anew (those of older rules revisions, or ``everything``),
+    store their new verdicts and yield what changed for each; stored text is untouched."""
+    for row in archive.older_than(None if everything else RULES_REVISION):
+        verdict = adjudicate(
+            row["original"], row["variant"], "strict", row["options"], limits=OFFLINE
+        ).verdict
+        after = verdict.to_json()
+        winner = None if verdict.match.winner is None else str(verdict.match.winner)
+        archive.update_verdict(
+            Rechecked(row["id"], verdict.valid, winner, after, RULES_REVISION, __version__)
+        )
+        before = row["verdict"] or {}
+        yield VerdictChange(
+            row["id"],
+            (bool(before.get("valid")), verdict.valid),
+            (before.get("match", {}).get("winner"), winner),
+            ([g["points"] for g in before.get("games", [])], [g["points"] for g in after["games"]]),
+        )
 
 
 def summary(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -176,7 +225,7 @@ def replay(
     return {"match_id": match_id, "game": index, "actions": actions}
 
 
-def recheck(
+def check_stored(
     archive: Archive,
     match_id: int,
     mode: str,

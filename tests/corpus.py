@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from referee.rules.board import BAR, OFF, Board, Side
+from referee.rules.board import Board
+from vocabulary import BAR, OFF, Side
 
 SHARED = Path(os.environ.get("NARDY_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 OPENSPIEL = SHARED / "corpus" / "openspiel"

@@ -9,6 +9,8 @@ SPREAD = "; Set Pos=-BBBAAAAAAAAAaaaaaaaaabbb-/0\n"
 # 11 lets White play four 1s from many blots; "6/5" plays one: illegal, yet physically
 # possible, so condone mode goes on with the next row.
 ILLEGAL_ROW = "  1) 11: 6/5                    11: 6/5\n"
+# A game from the start opens with two different dice: a legal opening first.
+OPENING_ROW = "  1) 21: 13/11 6/5              21: 13/11 6/5\n"
 
 
 def game(number: int, rows: str) -> str:
@@ -16,8 +18,9 @@ def game(number: int, rows: str) -> str:
 
 
 def edited_game(number: int, edits: int) -> str:
-    """A game of ``edits`` rows, each a board edit then an illegal play by each side."""
-    return game(number, (SPREAD + ILLEGAL_ROW) * edits)
+    """A game of ``edits`` rows after a legal opening, each a board edit then an illegal
+    play by each side."""
+    return game(number, OPENING_ROW + (SPREAD + ILLEGAL_ROW) * edits)
 
 
 def one_long_game(size: int) -> str:

@@ -13,17 +13,10 @@ import pytest
 
 from referee.api import create_app
 from referee.cli import main
-from tests.api.test_plays_api import OPENING_31
+from tests.positions import BG_START, OPENING_31, bg
 
-BG_START = "2b,,,,,5w,,3w,,,,5b,5w,,,,3b,,5b,,,,,2w"
-
-
-def bg(points: str = BG_START, turn: str = "w", state: str = "31", bar: str = "w0b0") -> str:
-    return f"backgammon {points} {bar} w0b0 {turn} {state} 1c 0:0-0 -"
-
-
-BG_31 = bg()
-BG_62 = bg(state="62")
+BG_31 = bg(BG_START)
+BG_62 = bg(BG_START, state="62")
 LN_65 = "long-nardy ,,,,,,,,,,,15b,,,,,,,,,,,,15w w0b0 w0b0 w 65 - 0:0-0 -"
 # White 13 -> 11 and 24 -> 18 from the start.
 AFTER_24_18_13_11 = bg("2b,,,,,5w,,3w,,,1w,5b,4w,,,,3b,1w,5b,,,,,1w", "b", "-")
@@ -188,7 +181,7 @@ def test_play_json_matches_the_endpoint(
         ["legal", "backgammon 2b,,, w0b0 w0b0 w 31"],  # malformed position
         ["play", "backgammon 2b,,, w0b0 w0b0 w 31", "24/18 13/11"],
         ["legal", BG_31.replace("5w,,3w", "4w,,3w")],  # 14 White checkers
-        ["legal", bg(state="-")],  # no dice
+        ["legal", bg(BG_START, state="-")],  # no dice
         ["legal", LN_LAST_TURN],  # game over without the draw rule
         ["play", BG_62, "hello"],  # not a play
         ["legal", BG_31, "--rules", "no_such_option=1"],
@@ -224,3 +217,10 @@ def test_argument_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[s
     out, err = capsys.readouterr()
     assert out == ""
     assert err.strip() and "Traceback" not in err
+
+
+def test_play_out_of_travel_order(capsys: pytest.CaptureFixture[str]) -> None:
+    # The long nardy head checker's 24/18/13 written second move first (RULES.md A6).
+    code, out, _ = run(capsys, "play", LN_65, "18/13 24/18")
+    assert code == 0
+    assert out.split()[0:3] == ["legal:", "24/18", "18/13"]

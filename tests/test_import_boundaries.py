@@ -1,4 +1,5 @@
-"""The layers import one way: notation and referee.rules know nothing of the service."""
+"""The layers import one way: the shared vocabulary knows nothing of ours, notation and
+referee.rules know only the vocabulary (and the rules their errors), never the service."""
 
 from __future__ import annotations
 
@@ -30,18 +31,22 @@ def offending(package: Path, allowed: tuple[str, ...], forbidden: set[str]) -> l
     for path, names in imported_modules(package).items():
         for name in names:
             top = name.split(".")[0]
-            ours = top in ("referee", "notation")
+            ours = top in ("referee", "notation", "vocabulary")
             if (ours and not name.startswith(allowed)) or top in forbidden:
                 problems.append(f"{path} imports {name}")
     return problems
 
 
+def test_the_vocabulary_imports_nothing_of_ours() -> None:
+    assert offending(ROOT / "vocabulary", ("vocabulary",), WEB_AND_SQL) == []
+
+
 def test_notation_imports_nothing_from_referee_nor_web_or_sql() -> None:
-    assert offending(ROOT / "notation", ("notation",), WEB_AND_SQL) == []
+    assert offending(ROOT / "notation", ("notation", "vocabulary"), WEB_AND_SQL) == []
 
 
 def test_rules_import_neither_notation_nor_the_service_layer() -> None:
-    allowed = ("referee.rules", "referee.errors")
+    allowed = ("referee.rules", "referee.errors", "vocabulary")
     assert offending(ROOT / "referee" / "rules", allowed, WEB_AND_SQL) == []
 
 

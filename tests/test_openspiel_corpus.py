@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from referee.rules.judge import PlayJudge, WrittenMove
+from referee.rules.judge import PlayJudge
 from referee.rules.movegen import legal_plays
 from referee.rules.options import Options
 from referee.rules.variants import Backgammon
 from tests.corpus import board_from_board26, key_of, read_jsonl, side_of
+from vocabulary import Move
 
 OPTIONS = Options()
 RESULT_KINDS = {"single": "single", "gammon": "mars", "backgammon": "koks"}
@@ -37,7 +38,7 @@ def test_every_corpus_play_is_judged_legal_with_its_resulting_position() -> None
             Backgammon, board, side_of(record["to_move"]), tuple(record["dice"]), OPTIONS
         )
         for key, play in zip(record["legal"], record["plays"], strict=True):
-            verdict = judge.judge([WrittenMove(a, b) for a, b in play], canonical=False)
+            verdict = judge.judge([Move(a, b) for a, b in play], canonical=False)
             if not verdict.legal or verdict.board is None or key_of(verdict.board) != key:
                 wrong.append((record["id"], play))
     assert wrong == []
@@ -49,7 +50,7 @@ def test_every_corpus_game_replays_legally_to_the_recorded_result() -> None:
     for game in read_jsonl("bg_games_seed1.jsonl.gz"):
         board = Backgammon.start_board()
         for number, turn in enumerate(game["turns"]):
-            moves = [WrittenMove(a, b) for a, b in turn["play"]]
+            moves = [Move(a, b) for a, b in turn["play"]]
             judge = PlayJudge(
                 Backgammon, board, side_of(turn["player"]), tuple(turn["dice"]), OPTIONS
             )

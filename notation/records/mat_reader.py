@@ -42,6 +42,7 @@ _CELL_START = re.compile(
 )
 _SET_POS = re.compile(r"^;\s*Set Pos=", re.IGNORECASE)
 _ROLL = re.compile(r"[1-6][1-6]:")
+_ILLEGAL_PLAY = re.compile(r"\s*illegal\s+play\b", re.IGNORECASE)
 _CUBE_CELL = re.compile(r"(doubles|beavers|raccoons)\s*=>\s*(\d{1,6})\s*$", re.IGNORECASE)
 _RESULT_CELL = re.compile(
     r"(wins|losses)\s+(\d{1,9})\s+points?(\s+and\s+the\s+match)?\s*$", re.IGNORECASE
@@ -184,7 +185,7 @@ class _Reader:
         numbered = _NUMBERED.match(line)
         move_number = int(numbered[1]) if numbered else None
         body_start = numbered.end() if numbered else 0
-        starts = list(_CELL_START.finditer(line, body_start))
+        starts = _cell_starts(line, body_start)
         leading = line[body_start : starts[0].start() if starts else len(line)].strip()
         if leading:
             column = line.index(leading, body_start) + 1
@@ -205,6 +206,8 @@ class _Reader:
     ) -> ActionText | None:
         if _ROLL.match(text):
             dice = (int(text[0]), int(text[1]))
+            if _ILLEGAL_PLAY.match(text, 3):
+                return ActionText(ActionKind.EDIT, side, line, column, move_number, text, dice)
             try:
                 play = parse_play(text)
             except NotationError as error:
@@ -228,6 +231,24 @@ class _Reader:
             return replace(base, kind=ActionKind.EDIT)
         self.finding("unreadable_cell", f"cannot read {text[:40]!r}", line, column)
         return None
+
+
+def _cell_starts(line: str, start: int) -> list[re.Match[str]]:
+    """Where the cells of a row begin. gnubg's ``52: Illegal play (...)`` is one cell: the
+    roll with the edit that replaced its play; nothing inside the parenthesis starts a cell."""
+    starts: list[re.Match[str]] = []
+    closing = -1
+    for found in _CELL_START.finditer(line, start):
+        if found.start() < closing:
+            continue
+        if found["edit"]:
+            closing = line.find(")", found.start())
+            closing = len(line) if closing < 0 else closing
+            previous = starts[-1] if starts else None
+            if previous and previous["roll"] and not line[previous.end() : found.start()].strip():
+                continue
+        starts.append(found)
+    return starts
 
 
 def _within(limit: int | None, count: int, name: str) -> None:

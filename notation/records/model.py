@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from notation.plays import MoveText, PlayText
+from notation.plays import PlayText
+from vocabulary import Move
 
 
 class ActionKind(StrEnum):
@@ -46,7 +47,7 @@ class ActionText:
     value: int | None = None
     and_the_match: bool = False
 
-    def with_play(self, play_text: str, moves: tuple[MoveText, ...]) -> ActionText:
+    def with_play(self, play_text: str, moves: tuple[Move, ...]) -> ActionText:
         """This roll with its play replaced (dice larger first), as a canonical record has it."""
         assert self.dice is not None
         dice = (max(self.dice), min(self.dice))

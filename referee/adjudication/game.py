@@ -10,17 +10,23 @@ from notation.errors import NotationError
 from notation.plays import format_play
 from notation.records.model import ActionKind, ActionText, GameText
 from notation.records.set_pos import parse_set_pos
+from notation.records.snowie import parse_snowie_cell
 from referee.adjudication.verdict import GameVerdict, Issue
+from referee.bridge import (
+    board_from_snowie,
+    play_moves,
+    play_text,
+    position_from_data,
+    write_position,
+)
 from referee.budget import Budget, Work
 from referee.errors import RefereeError
-from referee.plays import play_moves, play_text
-from referee.positions import position_from_data, write_position
-from referee.rules.board import CHECKERS, Board, Side, Step
+from referee.rules.board import Board, Step
 from referee.rules.condone import play_physically
-from referee.rules.cube import MESSAGES, CubeContext, CubeRule, beaver_problem, double_problem
-from referee.rules.judge import Judgement, PlayJudge, WrittenMove
+from referee.rules.cube import MESSAGES, CubeContext, CubeRule, CubeState
+from referee.rules.judge import Judgement, PlayJudge
 from referee.rules.options import DrawScoring, Judge, Options
-from referee.rules.position import Cube, Phase, Position
+from referee.rules.position import Position
 from referee.rules.scoring import (
     GameResult,
     Stake,
@@ -30,6 +36,7 @@ from referee.rules.scoring import (
     score_resignation,
     unfinished,
 )
+from vocabulary import CHECKERS, Move, Phase, Side
 
 
 class Mode(StrEnum):
@@ -82,15 +89,10 @@ class GameChecker:
         self.position = start
         self.variant = start.variant
         self.first_mover: Side | None = start.turn
-        self.doubler: Side | None = None
-        """Who made the pending offer (a double, beaver or raccoon)."""
-        self.roller: Side | None = None
-        """Who doubled before rolling: he rolls once the cube is settled."""
-        self.before_offer: Cube | None = start.cube
-        """The cube as it stands until the pending offer is taken."""
-        self.offered = 0
-        self.beavered = False
-        self.double_offered = False
+        self.cube = CubeState(start.cube)
+        self.cube_context = CubeContext(
+            setting.crawford_game, setting.match_length == 0, setting.options
+        )
         self.extra_turn_for: Side | None = None
         self.finish_board: Board | None = None
         self.result: GameResult | None = None
@@ -109,18 +111,18 @@ class GameChecker:
             result=unfinished(self.stake),
             crawford=setting.crawford_game,
         )
-        self._last_roll = max(
-            (i for i, action in enumerate(game.actions) if action.kind is ActionKind.ROLL),
-            default=-1,
-        )
+        rolls = [i for i, action in enumerate(game.actions) if action.kind is ActionKind.ROLL]
+        self._first_roll = rolls[0] if rolls else -1
+        self._last_roll = rolls[-1] if rolls else -1
+        self._from_start = start.board == start.variant.start_board()
 
     @property
     def stake(self) -> Stake:
         """What the game is worth now: while an offer is pending, the cube before it."""
-        cube = self.before_offer if self.position.phase is Phase.DOUBLED else self.position.cube
+        cube = self.cube.standing
         if cube is None:
             return Stake()
-        jacoby = self.setting.match_length == 0 and self.options.jacoby and not self.double_offered
+        jacoby = self.setting.match_length == 0 and self.options.jacoby and not self.cube.doubled
         return Stake(cube.value, cube.owner, jacoby)
 
     # -- running --------------------------------------------------------------------------
@@ -223,13 +225,13 @@ class GameChecker:
         if self.after_end(action):
             return
         side = Side(action.side)
-        if self.position.phase is Phase.DOUBLED:
-            if not (self.beavered and side is not self.doubler):
-                rule = CubeRule.ANSWER_REQUIRED
+        if self.cube.offer is not None:
+            rule = self.cube.implied_take_problem(side)
+            if rule is not None:
                 self.error(action, "illegal_cube_action", MESSAGES[rule], rule=str(rule))
                 if self.stopped:
                     return
-            self.accept_double(self.position.turn or side)
+            self.settle(self.cube.after_take(self.position.turn or side))
         turn = self.position.turn
         if turn is not None and side is not turn:
             self.error(
@@ -254,7 +256,9 @@ class GameChecker:
             self.warn(action, "unknown_play", f"{action.text!r}: the record does not say the play")
             self.awaiting_resignation = True
             return
-        moves = [WrittenMove(m.from_point, m.to_point, m.hit) for m in action.play.moves]
+        if self.opening_doublet(index, action, dice):
+            return
+        moves = [Move(m.from_point, m.to_point, m.hit) for m in action.play.moves]
         judge = PlayJudge(self.variant, self.position.board, side, dice, self.options)
         verdict = judge.judge(moves, canonical=False)
         self.budget.charge(Work.PLAYS, judge.enumerated)
@@ -275,6 +279,24 @@ class GameChecker:
             return
         self.illegal_play(action, side, moves, verdict)
 
+    def opening_doublet(self, index: int, action: ActionText, dice: tuple[int, int]) -> bool:
+        """Report a doublet as the first roll from the start where the variant forbids it
+        (RULES.md 14.2); True when checking stops there."""
+        if self.variant.opening_doublets or dice[0] != dice[1]:
+            return False
+        if index != self._first_roll or not self._from_start:
+            return False
+        self.error(
+            action,
+            "illegal_play",
+            "the first play of a game from the start uses the two different opening dice"
+            " (RULES.md 14.2)",
+            rule="opening_doublet",
+            play=action.text.partition(":")[2].strip(),
+            stop=self.setting.mode is not Mode.CONDONE,
+        )
+        return self.stopped
+
     def _result_follows(self, index: int) -> bool:
         return any(a.kind is ActionKind.WIN for a in self.game.actions[index + 1 :])
 
@@ -284,7 +306,7 @@ class GameChecker:
                 self.warn(action, warning.code, warning.message)
 
     def illegal_play(
-        self, action: ActionText, side: Side, moves: list[WrittenMove], verdict: Judgement
+        self, action: ActionText, side: Side, moves: list[Move], verdict: Judgement
     ) -> None:
         assert verdict.reason is not None
         alternatives = tuple(play_text(play.steps, self.literal) for play in verdict.alternatives)
@@ -339,90 +361,61 @@ class GameChecker:
 
     # -- the cube -------------------------------------------------------------------------
 
-    def cube_context(self) -> CubeContext:
-        return CubeContext(
-            self.position.cube,
-            self.setting.crawford_game,
-            self.setting.match_length == 0,
-            self.options,
-        )
-
     def cube_error(self, action: ActionText, rule: CubeRule) -> bool:
         """Report an illegal cube action; True when checking must not apply it."""
         self.error(action, "illegal_cube_action", MESSAGES[rule], rule=str(rule))
-        return self.stopped or self.position.cube is None
+        return self.stopped or self.cube.cube is None
 
     def double(self, index: int, action: ActionText) -> None:
         if self.after_end(action):
             return
         side = Side(action.side)
         before_roll = self.position.turn is side and self.position.phase is Phase.ROLL
-        rule = double_problem(self.cube_context(), side, before_roll, action.value)
-        if rule is not None and self.cube_error(action, rule):
+        rule = self.cube.double_problem(self.cube_context, side, before_roll, action.value)
+        if rule is not None and (self.cube_error(action, rule) or self.cube.offer is not None):
             return
-        cube = self.position.cube
-        assert cube is not None
-        self.doubler = self.roller = side
-        self.offered = action.value or 2 * cube.value
-        self.offer(cube, side.other)
-        self.double_offered = True
-
-    def answer_problem(self, action: ActionText) -> CubeRule | None:
-        if self.position.phase is not Phase.DOUBLED:
-            return CubeRule.NO_DOUBLE_PENDING
-        if Side(action.side) is self.doubler:
-            return CubeRule.NOT_DOUBLED_SIDE
-        return None
-
-    def accept_double(self, taker: Side) -> None:
-        """The pending offer is taken: a beaver's or raccoon's maker keeps the cube."""
-        owner = self.doubler if self.beavered else taker
-        self.position = replace(
-            self.position, cube=Cube(self.offered, owner), turn=self.roller, phase=Phase.ROLL
-        )
-        self.beavered = False
+        self.offer(self.cube.after_double(side), side.other)
 
     def answerable(self, action: ActionText) -> bool:
         """Whether ``action`` may answer a pending offer (reporting why not)."""
         if self.after_end(action):
             return False
-        rule = self.answer_problem(action)
+        rule = self.cube.answer_problem(Side(action.side))
         if rule is not None:
             self.cube_error(action, rule)
         return rule is None
 
     def take(self, index: int, action: ActionText) -> None:
         if self.answerable(action):
-            self.accept_double(Side(action.side))
+            self.settle(self.cube.after_take(Side(action.side)))
 
     def drop(self, index: int, action: ActionText) -> None:
         if self.answerable(action):
-            assert self.doubler is not None
-            self.result = score_drop(self.doubler, self.stake)
+            self.result = score_drop(self.cube.drop_winner, self.stake)
             self.end()
 
     def beaver(self, index: int, action: ActionText) -> None:
         if self.after_end(action):
             return
-        rule = self.answer_problem(action) or beaver_problem(self.cube_context(), self.offered)
+        side = Side(action.side)
+        rule = self.cube.beaver_problem(self.cube_context, side, action.value)
         if rule is not None and self.cube_error(action, rule):
             return
-        if self.position.phase is not Phase.DOUBLED:  # condoned, but there is nothing to beaver
+        if self.cube.offer is None:  # condoned, but there is nothing to beaver
             return
-        side = Side(action.side)
-        answering = self.doubler or side.other
-        accepted = Cube(self.offered, side)
-        self.doubler = side
-        self.offered = action.value or 2 * self.offered
-        self.offer(accepted, answering)
-        self.beavered = True
+        self.offer(self.cube.after_beaver(side), self.cube.offer.by)
 
-    def offer(self, cube: Cube, answering: Side) -> None:
-        """Put ``self.offered`` to ``answering``: the position shows the value offered
-        (NOTATION.md §1, state d); ``cube`` is what stands if the offer is dropped."""
-        self.before_offer = cube
-        offered = Cube(self.offered, cube.owner)
-        self.position = replace(self.position, cube=offered, turn=answering, phase=Phase.DOUBLED)
+    def offer(self, cube: CubeState, answering: Side) -> None:
+        """A new offer stands: ``answering`` must answer it; the position shows the value
+        offered (NOTATION.md §1, state d)."""
+        self.cube = cube
+        self.position = replace(self.position, cube=cube.shown, turn=answering, phase=Phase.DOUBLED)
+
+    def settle(self, cube: CubeState) -> None:
+        """The offer is taken: the original doubler rolls next."""
+        roller = self.cube.offer.roller if self.cube.offer is not None else self.position.turn
+        self.cube = cube
+        self.position = replace(self.position, cube=cube.cube, turn=roller, phase=Phase.ROLL)
 
     # -- results --------------------------------------------------------------------------
 
@@ -440,17 +433,43 @@ class GameChecker:
         self.warn(action, "losses_line", f"{action.text!r} is not scored; the Wins line is")
 
     def edit(self, index: int, action: ActionText) -> None:
-        """A board edit: XG's ``Set Pos=`` is applied; a Snowie ``Illegal play (...)``
-        cannot be read, so the rest of the game is not checked."""
+        """A board edit: XG's ``Set Pos=`` line sets the board and cube; gnubg's ``NN:
+        Illegal play (...)`` cell sets the board its player's turn left. An edit that
+        cannot be read leaves the rest of the game unchecked."""
         self.budget.charge(Work.EDITS)
+        if action.dice is not None:
+            self.illegal_play_edit(action)
+            return
         try:
             edited = position_from_data(parse_set_pos(action.text))
         except (NotationError, RefereeError):
-            self.warn(action, "position_edit", f"{action.text[:40]!r}: the rest is not checked")
-            self.stopped = self.unchecked = True
+            self.unreadable_edit(action)
             return
         self.warn(action, "position_edit", f"{action.text[:40]!r}: the board is set")
         self.position = replace(self.position, board=edited.board, cube=edited.cube)
+
+    def illegal_play_edit(self, action: ActionText) -> None:
+        """gnubg's edit in place of a play: the game goes on from the decoded board with the
+        opponent to roll (as gnubg's importer reads it, FORMATS.md part 1 §4)."""
+        if self.after_end(action):
+            return
+        side = Side(action.side)
+        if self.position.turn is not None and side is not self.position.turn:
+            self.error(action, "impossible_action", "it is the other player's turn", "wrong_turn")
+            return
+        try:
+            board = board_from_snowie(self.variant, parse_snowie_cell(action.text), side)
+        except (NotationError, RefereeError):
+            self.unreadable_edit(action)
+            return
+        self.warn(action, "position_edit", "Illegal play (...): the board is set by an edit")
+        if self.first_mover is None:
+            self.first_mover = side
+        self.after_play(action, side, board)
+
+    def unreadable_edit(self, action: ActionText) -> None:
+        self.warn(action, "position_edit", f"{action.text[:40]!r}: the rest is not checked")
+        self.stopped = self.unchecked = True
 
 
 def canonical_actions(

@@ -18,19 +18,20 @@ from referee.adjudication.game import (
     canonical_actions,
 )
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
+from referee.bridge import read_position
 from referee.budget import Budget, WorkLimitError, WorkLimits
 from referee.errors import (
     InvalidNotationError,
     RefereeError,
     TooManyGamesError,
 )
-from referee.positions import read_position
-from referee.rules.board import Side, Step
+from referee.rules.board import Step
 from referee.rules.cube import MESSAGES, starting_cube_problem
 from referee.rules.options import Judge, Options
-from referee.rules.position import Cube, Phase, Position
+from referee.rules.position import Cube, Position
 from referee.rules.scoring import Stake, Termination, unfinished
 from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant
+from vocabulary import Phase, Side
 
 VARIATIONS = {
     "backgammon": "backgammon",
@@ -40,7 +41,8 @@ VARIATIONS = {
 }
 """``[Variation "..."]`` values this referee can check, to variant ids."""
 
-_ON_OFF = {"on": True, "off": False}
+_FLAG_VALUES = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+"""The spellings real writers use for a flag tag's value (any case)."""
 _FLAG_TAGS = {"Crawford": "crawford", "Jacoby": "jacoby", "Beaver": "beavers"}
 
 
@@ -101,14 +103,28 @@ def header_options(
     tags = record.tags
     if variant.has_cube:
         for tag, option in _FLAG_TAGS.items():
-            flag = _ON_OFF.get(tags.get(tag, "").strip().lower())
-            if flag is not None:
+            if tag not in tags:
+                continue
+            flag = _FLAG_VALUES.get(tags[tag].strip().lower())
+            if flag is None:
+                warnings.append(
+                    Issue(
+                        "invalid_header",
+                        f"[{tag} {tags[tag]!r}] ignored: the value is one of On/Off,"
+                        " Yes/No, True/False",
+                    )
+                )
+            else:
                 found[option] = flag
         limit = tags.get("CubeLimit", "").strip()
         if limit == "1":
             found["cube"] = False
         elif re.fullmatch(r"[0-9]{1,6}", limit):
             found["cube_limit"] = int(limit)
+        elif "CubeLimit" in tags:
+            warnings.append(
+                Issue("invalid_header", f"[CubeLimit {limit!r}] ignored: the value is a number")
+            )
     if "Rules" in tags:
         try:
             found.update(parse_rules_text(tags["Rules"]))
@@ -245,11 +261,35 @@ class _MatchChecker:
                 before[1] + (points if winner is Side.BLACK else 0),
             )
             self.scores_after.append(computed)
-            if self.length and self.winner is None and max(computed) >= self.length:
+            ends_match = bool(self.length) and self.winner is None
+            ends_match = ends_match and max(computed) >= self.length
+            if ends_match:
                 self.winner = Side.WHITE if computed[0] >= self.length else Side.BLACK
+            self.check_match_claim(game, verdict, computed, ends_match)
             verdicts.append(verdict)
             previous = game
         return verdicts
+
+    def check_match_claim(
+        self, game: GameText, verdict: GameVerdict, score: tuple[int, int], ends_match: bool
+    ) -> None:
+        """Warn when a ``Wins`` line says "and the match" of a game that does not end it
+        (NOTATION.md §3-4: result text that disagrees with the replay)."""
+        claims = [a for a in game.actions if a.kind is ActionKind.WIN and a.and_the_match]
+        if not claims or ends_match:
+            return
+        if self.length:
+            why = f"the score is {score[0]}-{score[1]} in a {self.length}-point match"
+        else:
+            why = "a money session has no match to win"
+        verdict.warnings.append(
+            Issue(
+                "result_mismatch",
+                f'"and the match", but {why}',
+                line=claims[0].line,
+                column=claims[0].column,
+            )
+        )
 
     def score_before(
         self,
@@ -360,7 +400,9 @@ class _MatchChecker:
             issues.append(Issue("invalid_start_position", "wrong variant", line=game.line))
             return position
         # The game's first roll brings its own dice: the start is always "to roll".
-        return replace(position, board=given.board, turn=given.turn, cube=given.cube)
+        # Without the cube (option off, [CubeLimit "1"]) the cube field never counts.
+        start_cube = given.cube if cube is not None else None
+        return replace(position, board=given.board, turn=given.turn, cube=start_cube)
 
     def mismatch(self, verdict: GameVerdict, before: tuple[int, int]) -> str | None:
         """Why the record's result differs from the rules' (None when they agree)."""

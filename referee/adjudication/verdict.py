@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.rules.board import Side
+from referee import RULES_REVISION, __version__
 from referee.rules.scoring import GameResult
+from vocabulary import Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,4 +134,6 @@ class Verdict:
             "match": self.match.to_json(),
             "games": [game.to_json() for game in self.games],
             "warnings": [issue.to_json() for issue in self.warnings],
+            "rules_revision": RULES_REVISION,
+            "referee_version": __version__,
         }

@@ -25,7 +25,7 @@ from referee.api.schemas import (
 from referee.api.storage import archive
 from referee.archive import MatchQuery
 from referee.errors import ArchiveBusyError, RefereeError
-from referee.matches import Submission, recheck, replay, stored_match, submit, summary
+from referee.matches import Submission, check_stored, replay, stored_match, submit, summary
 
 blueprint = Blueprint("matches", __name__)
 
@@ -387,4 +387,4 @@ def recheck_match(match_id: int) -> dict[str, Any]:
         429: Problem
     """
     body = json_object(RecheckRequest()) if request.content_length else RecheckRequest().load({})
-    return recheck(archive(), match_id, body["mode"], body["options"], work_limits())
+    return check_stored(archive(), match_id, body["mode"], body["options"], work_limits())

@@ -9,7 +9,7 @@ from flask import Blueprint
 from referee.api.bodies import json_object
 from referee.api.limits import rate_limited
 from referee.api.schemas import MAX_TEXT, CheckRequest, PositionRequest
-from referee.plays import PlaysService
+from referee.plays_service import PlaysService
 
 blueprint = Blueprint("plays", __name__)
 

@@ -9,10 +9,11 @@ from flask import Blueprint, Response
 
 from referee.api.bodies import json_object
 from referee.api.schemas import ConvertRequest
-from referee.positions import convert_position, write_position
+from referee.bridge import convert_position, write_position
 from referee.rules.options import OPTION_SPECS
-from referee.rules.position import Cube, Phase, Position
+from referee.rules.position import Cube, Position
 from referee.rules.variants import VARIANTS, Variant
+from vocabulary import Phase
 
 blueprint = Blueprint("reference", __name__)
 

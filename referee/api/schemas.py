@@ -129,6 +129,13 @@ class VerdictSchema(Schema):
     match = fields.Nested(MatchSummarySchema, required=True)
     games = fields.List(fields.Nested(GameVerdictSchema), required=True)
     warnings = fields.List(fields.Nested(IssueSchema), required=True)
+    rules_revision = fields.Integer(
+        metadata={
+            "description": "the revision of the rules the verdict was computed under; raised"
+            " whenever a verdict can change (absent from verdicts stored before revision 1)"
+        }
+    )
+    referee_version = fields.String(metadata={"description": "the referee's package version"})
 
 
 # -- the archive ------------------------------------------------------------------------

@@ -8,28 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Final, NamedTuple
 
-OFF: Final = 0
-BAR: Final = 25
-CHECKERS: Final = 15
+from vocabulary import CHECKERS, OFF, Side
+
 HOME_TOP: Final = 6
-POINTS: Final = range(1, 25)
 
 Layout = tuple[int, ...]
 """26 counts in a side's own numbering: [off, point 1, ..., point 24, bar]."""
-
-
-class Side(StrEnum):
-    """The two players; White is player 0, the left column of a .mat file."""
-
-    WHITE = "w"
-    BLACK = "b"
-
-    @property
-    def other(self) -> Side:
-        return Side.BLACK if self is Side.WHITE else Side.WHITE
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +59,6 @@ class Step(NamedTuple):
     to_point: int
     die: int
     hit: bool = False
-
-    @property
-    def distance(self) -> int:
-        return self.from_point - self.to_point
 
 
 @dataclass(frozen=True, slots=True)

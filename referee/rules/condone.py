@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.rules.board import BAR, HOME_TOP, OFF, Board, Side
-from referee.rules.judge import WrittenMove
+from referee.rules.board import HOME_TOP, Board
 from referee.rules.variants import Variant
+from vocabulary import BAR, OFF, Move, Side
 
 
 def play_physically(
-    variant: type[Variant], board: Board, side: Side, moves: Sequence[WrittenMove]
+    variant: type[Variant], board: Board, side: Side, moves: Sequence[Move]
 ) -> Board | str:
     """The board after moving the checkers as written, or why that cannot be done.
 

@@ -8,24 +8,17 @@ resulting position (default) or by the literal order of the steps (``judge=seque
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from referee.rules.board import BAR, OFF, Board, Play, Side, Step
+from referee.rules.board import Board, Play, Step
 from referee.rules.movegen import Applied, Reason, StepFailure, apply_steps, legal_plays
 from referee.rules.options import BlockRule, Judge, Options
 from referee.rules.variants import HEAD, TurnRules, Variant
+from vocabulary import BAR, OFF, Move, Side, point_text
 
 MAX_ALTERNATIVES = 5
-
-
-@dataclass(frozen=True, slots=True)
-class WrittenMove:
-    """One move as written: from and to in the mover's numbering, and its ``*`` mark."""
-
-    from_point: int
-    to_point: int
-    hit_mark: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +117,7 @@ class PlayJudge:
     def full(self) -> int:
         return 4 if self.dice[0] == self.dice[1] else 2
 
-    def judge(self, moves: Sequence[WrittenMove], canonical: bool = True) -> Judgement:
+    def judge(self, moves: Sequence[Move], canonical: bool = True) -> Judgement:
         """Whether ``moves`` is a legal play; with ``canonical`` the legal play is named."""
         problem = self._shape_problem(moves)
         if problem is not None:
@@ -142,7 +135,7 @@ class PlayJudge:
 
     # -- the two ways to decide ------------------------------------------------------------
 
-    def _quick(self, moves: Sequence[WrittenMove], candidate: Candidate) -> Judgement | None:
+    def _quick(self, moves: Sequence[Move], candidate: Candidate) -> Judgement | None:
         """Accept a literal play that uses every die without enumerating (None: not sure)."""
         if self.rules.head_limit_if_needed is not None:
             return None
@@ -156,7 +149,7 @@ class PlayJudge:
         return Judgement(True, applied.board, None, None, warnings, (), applied.steps)
 
     def _judge_by_enumeration(
-        self, moves: Sequence[WrittenMove], candidates: list[Candidate]
+        self, moves: Sequence[Move], candidates: list[Candidate]
     ) -> Judgement:
         by_board = {play.board: play for play in self.legal}
         matches: list[_Match] = []
@@ -165,14 +158,16 @@ class PlayJudge:
             literal_ok = isinstance(literal, Applied)
             if self.options.judge is Judge.SEQUENCE and not literal_ok:
                 continue
-            physical = self._physical(steps)
-            if physical is None:
-                continue
-            board, played = physical
-            play = by_board.get(board)
-            if play is not None:
-                hidden_hit = _hits_on_the_way(played, owners)
-                matches.append(_Match(play, played, owners, hidden_hit, literal_ok))
+            for order, (ordered, order_owners) in enumerate(self._orders(steps, owners)):
+                physical = self._physical(ordered)
+                play = None if physical is None else by_board.get(physical[0])
+                if physical is None or play is None:
+                    continue
+                played = physical[1]
+                hidden_hit = _hits_on_the_way(played, order_owners)
+                as_written = literal_ok and order == 0
+                matches.append(_Match(play, played, order_owners, hidden_hit, as_written))
+                break
         preferred = [match for match in matches if not match.hidden_hit] or matches
         distinct: dict[Board, _Match] = {}
         for match in sorted(preferred, key=lambda match: not match.as_written):
@@ -196,7 +191,7 @@ class PlayJudge:
 
     # -- diagnosis ------------------------------------------------------------------------
 
-    def _shape_problem(self, moves: Sequence[WrittenMove]) -> Finding | None:
+    def _shape_problem(self, moves: Sequence[Move]) -> Finding | None:
         """Problems visible without the board: points, direction, bar and hits in nardy."""
         for move in moves:
             if not (0 < move.from_point <= BAR and 0 <= move.to_point < BAR):
@@ -205,11 +200,11 @@ class PlayJudge:
                 return self._finding(Reason.BACKWARD_MOVE, move=move)
             if not self.variant.hitting and move.from_point == BAR:
                 return self._finding(Reason.NO_BAR)
-            if not self.variant.hitting and move.hit_mark:
+            if not self.variant.hitting and move.hit:
                 return self._finding(Reason.NO_HITTING)
         return None
 
-    def _diagnose(self, candidate: Candidate, moves: Sequence[WrittenMove]) -> Finding:
+    def _diagnose(self, candidate: Candidate, moves: Sequence[Move]) -> Finding:
         steps, _ = candidate
         applied = self.literally(steps)
         if isinstance(applied, StepFailure):
@@ -233,14 +228,31 @@ class PlayJudge:
         reason: Reason,
         *,
         step: Step | None = None,
-        move: WrittenMove | None = None,
-        moves: Sequence[WrittenMove] = (),
+        move: Move | None = None,
+        moves: Sequence[Move] = (),
         used: int = 0,
         best: int = 0,
     ) -> Finding:
         return Finding(str(reason), _message(self, reason, step, move, moves, used, best))
 
     # -- physical application -------------------------------------------------------------
+
+    def _orders(
+        self, steps: Sequence[tuple[int, int]], owners: Sequence[int]
+    ) -> Iterator[Candidate]:
+        """The steps as written, then, when judging by position (RULES.md A6), the written
+        moves in every other order: ``18/13 24/18`` is the play ``24/18 18/13``."""
+        yield tuple(steps), tuple(owners)
+        if self.options.judge is Judge.SEQUENCE:
+            return
+        moves: dict[int, list[tuple[int, int]]] = {}
+        for step, owner in zip(steps, owners, strict=True):
+            moves.setdefault(owner, []).append(step)
+        for order in itertools.islice(itertools.permutations(moves), 1, None):
+            yield (
+                tuple(step for owner in order for step in moves[owner]),
+                tuple(owner for owner in order for _ in moves[owner]),
+            )
 
     def _physical(self, steps: Sequence[tuple[int, int]]) -> tuple[Board, tuple[Step, ...]] | None:
         """The board the steps reach when only checkers' existence is enforced.
@@ -268,7 +280,7 @@ class PlayJudge:
         return board, tuple(played)
 
 
-def _candidates(moves: Sequence[WrittenMove], dice: tuple[int, int]) -> Iterator[Candidate]:
+def _candidates(moves: Sequence[Move], dice: tuple[int, int]) -> Iterator[Candidate]:
     """Every way to make the written moves with the dice, each die used at most once."""
     pool = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
     if len(moves) > len(pool):
@@ -286,7 +298,7 @@ def _candidates(moves: Sequence[WrittenMove], dice: tuple[int, int]) -> Iterator
             yield candidate
 
 
-def _combine(moves: Sequence[WrittenMove], index: int, pool: list[int]) -> Iterator[Candidate]:
+def _combine(moves: Sequence[Move], index: int, pool: list[int]) -> Iterator[Candidate]:
     if index == len(moves):
         yield (), ()
         return
@@ -301,7 +313,7 @@ def _combine(moves: Sequence[WrittenMove], index: int, pool: list[int]) -> Itera
             yield tuple(steps) + tail_steps, (index,) * len(steps) + tail_owners
 
 
-def _die_sequences(move: WrittenMove, pool: list[int]) -> Iterator[tuple[list[int], list[int]]]:
+def _die_sequences(move: Move, pool: list[int]) -> Iterator[tuple[list[int], list[int]]]:
     """Ordered dice from ``pool`` that carry one checker from ``move.from_point`` to its target:
     exactly, or past the edge when bearing off."""
     distance = move.from_point - move.to_point
@@ -330,26 +342,26 @@ def _hits_on_the_way(played: Sequence[Step], owners: Sequence[int]) -> bool:
 
 
 def _mark_warnings(
-    moves: Sequence[WrittenMove], played: Sequence[Step], owners: Sequence[int]
+    moves: Sequence[Move], played: Sequence[Step], owners: Sequence[int]
 ) -> tuple[Finding, ...]:
     """Missing or wrong ``*`` marks: the last step of each written move against its mark.
 
     Identical written moves form one group (``13/7*(2)``: two checkers, one hit), whose
     mark is right when any of them hits.
     """
-    if not any(step.hit for step in played) and not any(move.hit_mark for move in moves):
+    if not any(step.hit for step in played) and not any(move.hit for move in moves):
         return ()
     last_step = {owner: step for step, owner in zip(played, owners, strict=True)}
-    groups: dict[WrittenMove, bool] = {}
+    groups: dict[Move, bool] = {}
     for index, move in enumerate(moves):
         step = last_step.get(index)
         if step is not None:
             groups[move] = groups.get(move, False) or step.hit
     warnings = []
     for move, hit in groups.items():
-        if hit == move.hit_mark:
+        if hit == move.hit:
             continue
-        text = f"{_point(move.from_point)}/{_point(move.to_point)}"
+        text = f"{point_text(move.from_point)}/{point_text(move.to_point)}"
         if hit:
             warnings.append(Finding("hit_not_marked", f"{text} hits but is not marked *"))
         else:
@@ -357,33 +369,29 @@ def _mark_warnings(
     for index, step in enumerate(played[:-1]):
         if step.hit and owners[index] == owners[index + 1]:
             move = moves[owners[index]]
-            text = f"{_point(move.from_point)}/{_point(move.to_point)}"
-            shown = f"{_point(move.from_point)}/{step.to_point}*/{_point(move.to_point)}"
+            text = f"{point_text(move.from_point)}/{point_text(move.to_point)}"
+            shown = f"{point_text(move.from_point)}/{step.to_point}*/{point_text(move.to_point)}"
             message = f"{text} hits on {step.to_point} on the way: write {shown}"
             warnings.append(Finding("hit_not_marked", message))
     return tuple(warnings)
-
-
-def _point(point: int) -> str:
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
 def _message(
     judge: PlayJudge,
     reason: Reason,
     step: Step | None,
-    move: WrittenMove | None,
-    moves: Sequence[WrittenMove],
+    move: Move | None,
+    moves: Sequence[Move],
     used: int,
     best: int,
 ) -> str:
     """A sentence naming the rule that the play breaks (RULES.md section in brackets)."""
     variant = judge.variant.title.lower()
     shown = step or move
-    where = f"{_point(shown.from_point)}/{_point(shown.to_point)}" if shown else ""
-    origin = _point(shown.from_point) if shown else ""
-    target = _point(shown.to_point) if shown else ""
-    written = " ".join(f"{_point(m.from_point)}/{_point(m.to_point)}" for m in moves)
+    where = f"{point_text(shown.from_point)}/{point_text(shown.to_point)}" if shown else ""
+    origin = point_text(shown.from_point) if shown else ""
+    target = point_text(shown.to_point) if shown else ""
+    written = " ".join(f"{point_text(m.from_point)}/{point_text(m.to_point)}" for m in moves)
     held = (
         "is held by two or more opposing checkers (RULES.md 14.3)"
         if judge.variant.hitting

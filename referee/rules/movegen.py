@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from referee.rules.board import BAR, CHECKERS, HOME_TOP, OFF, Board, Layout, Play, Side, Step
+from referee.rules.board import HOME_TOP, Board, Layout, Play, Step
 from referee.rules.options import BlockRule, BlockTiming
 from referee.rules.variants import HEAD, TurnRules
+from vocabulary import BAR, CHECKERS, OFF, Side
 
 
 class Reason(StrEnum):

@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from referee.errors import InvalidOptionError
+from vocabulary import VariantId
 
 
 class HeadException(StrEnum):
@@ -54,10 +55,12 @@ class DrawScoring(StrEnum):
     AT_FINISH = "at_finish"
 
 
-BACKGAMMON = "backgammon"
-LONG_NARDY = "long-nardy"
-KHACHAPURI = "khachapuri"
-ALL_VARIANTS = frozenset({BACKGAMMON, LONG_NARDY, KHACHAPURI})
+BACKGAMMON, LONG_NARDY, KHACHAPURI = (
+    VariantId.BACKGAMMON,
+    VariantId.LONG_NARDY,
+    VariantId.KHACHAPURI,
+)
+ALL_VARIANTS = frozenset(VariantId)
 NARDY_VARIANTS = frozenset({LONG_NARDY, KHACHAPURI})
 
 

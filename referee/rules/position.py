@@ -3,20 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
-from referee.rules.board import CHECKERS, Board, Side
+from referee.rules.board import Board
 from referee.rules.variants import Variant
-
-
-class Phase(StrEnum):
-    """What the side on turn must do now (the position string's state field)."""
-
-    ROLL = "roll"
-    MOVE = "move"
-    DOUBLED = "doubled"
-    RESIGN = "resign"
-    END = "end"
+from vocabulary import CHECKERS, Phase, Side
 
 
 @dataclass(frozen=True, slots=True)

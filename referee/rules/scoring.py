@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from referee.rules.board import Board, Side
+from referee.rules.board import Board
 from referee.rules.options import Options
 from referee.rules.variants import Khachapuri, Variant, Win, WinKind
+from vocabulary import Side
 
 KIND_VALUES = {WinKind.SINGLE: 1, WinKind.MARS: 2, WinKind.KOKS: 3}
 

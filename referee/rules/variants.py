@@ -12,7 +12,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from referee.errors import UnknownVariantError
-from referee.rules.board import BAR, CHECKERS, HOME_TOP, Board, Side, layout_from
+from referee.rules.board import HOME_TOP, Board, layout_from
 from referee.rules.options import (
     BACKGAMMON,
     KHACHAPURI,
@@ -23,6 +23,7 @@ from referee.rules.options import (
     HeadException,
     Options,
 )
+from vocabulary import BAR, CHECKERS, Side, VariantId
 
 
 class WinKind(StrEnum):
@@ -69,13 +70,16 @@ HEAD = 24
 class Variant:
     """Base class: the switches and hooks every variant defines."""
 
-    id: ClassVar[str]
+    id: ClassVar[VariantId]
     title: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]]
     hitting: ClassVar[bool]
     has_cube: ClassVar[bool]
     start: ClassVar[tuple[tuple[int, int], ...]]
     """The starting checkers of each side: (own point, count) pairs."""
+    opening_doublets: ClassVar[bool]
+    """The first roll of a game from the start may be a doublet (nardy: the starter rolls
+    afresh, RULES.md 3.1; backgammon: he plays the two different opening dice, 14.2)."""
 
     @staticmethod
     def opposite(point: int) -> int:
@@ -141,6 +145,7 @@ class Backgammon(Variant):
     hitting = True
     has_cube = True
     start = ((24, 2), (13, 5), (8, 3), (6, 5))
+    opening_doublets = False
 
     @staticmethod
     def opposite(point: int) -> int:
@@ -161,6 +166,7 @@ class NardyVariant(Variant):
 
     hitting = False
     has_cube = False
+    opening_doublets = True
 
     @staticmethod
     def opposite(point: int) -> int:

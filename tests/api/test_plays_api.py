@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from referee.api import create_app
+from tests.positions import BG_START, KH_START, LN_START, OPENING_31, bg, nardy
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_KEYS = {"type", "title", "status", "detail", "instance", "code"}
@@ -25,33 +26,8 @@ PLAY_PATHS = [LEGAL_PATH, CHECK_PATH]
 
 # -- position strings ------------------------------------------------------------------------
 
-
-def board(points: dict[int, str]) -> str:
-    """The points field: cells 1..24 in White's numbering, e.g. ``{24: "2w", 1: "2b"}``."""
-    return ",".join(points.get(point, "") for point in range(1, 25))
-
-
-def bg(
-    points: dict[int, str],
-    turn: str = "w",
-    state: str = "31",
-    *,
-    bar: str = "w0b0",
-    off: str = "w0b0",
-    tail: str = "1c 0:0-0 -",
-) -> str:
-    return f"backgammon {board(points)} {bar} {off} {turn} {state} {tail}"
-
-
-def nardy(variant: str, points: dict[int, str], turn: str, state: str, *, off: str = "w0b0") -> str:
-    return f"{variant} {board(points)} w0b0 {off} {turn} {state} - 0:0-0 -"
-
-
-BG_START = {1: "2b", 6: "5w", 8: "3w", 12: "5b", 13: "5w", 17: "3b", 19: "5b", 24: "2w"}
 BG_31 = bg(BG_START)
-LN_START = {12: "15b", 24: "15w"}
 LN_65 = nardy("long-nardy", LN_START, "w", "65")
-KH_START = {6: "11w", 12: "4b", 18: "11b", 24: "4w"}
 KH_43 = nardy("khachapuri", KH_START, "b", "43")
 
 # Backgammon start, but one Black checker moved from White's 19 to a blot on White's 5.
@@ -168,28 +144,6 @@ def test_healthz_answers_ok(client: FlaskClient) -> None:
 
 # -- legal plays -----------------------------------------------------------------------------
 
-# White 24:2, 13:5, 8:3, 6:5 against Black on White's 1, 12, 17, 19 (all made points).
-# A 3 can go 24/21, 13/10, 8/5, 6/3; a 1 can go 24/23, 8/7, 6/5 (13/12 is blocked).
-# Two checkers: 4 threes x 3 ones = 12 plays, all different.
-# One checker: 24/20, 13/9 (only via 10), 8/4, 6/2 = 4 plays.  16 in all.
-OPENING_31 = {
-    "24/23 24/21",
-    "24/21 8/7",
-    "24/21 6/5",
-    "24/23 13/10",
-    "13/10 8/7",
-    "13/10 6/5",
-    "24/23 8/5",
-    "8/7 8/5",
-    "8/5 6/5",
-    "24/23 6/3",
-    "8/7 6/3",
-    "6/5 6/3",
-    "24/21 21/20",  # one checker: travel order, the larger die first
-    "13/10 10/9",  # 13/12 is blocked, so only this order
-    "8/5 5/4",
-    "6/3 3/2",
-}
 AFTER_8_5_6_5 = bg({**BG_START, 5: "2w", 6: "4w", 8: "2w"}, "b", "-")
 
 
@@ -671,3 +625,29 @@ def test_unknown_path_is_404(client: FlaskClient, path: str) -> None:
 def test_body_over_64_kib_is_413(client: FlaskClient, path: str) -> None:
     padded = BG_31 + " " * (64 * 1024)  # well-formed once split on whitespace
     assert_problem(post_to(client, path, padded), 413, "payload_too_large", path)
+
+
+def test_an_owned_cube_of_one_is_refused_with_its_column(client: FlaskClient) -> None:
+    position = bg(BG_START, tail="1w 0:0-0 -")
+    answer = post_to(client, "/v1/plays/legal", position)
+    assert_problem(answer, 422, "invalid_position", "/v1/plays/legal")
+    [problem] = answer.get_json()["problems"]
+    # The cube field starts right after the state field "31 ".
+    assert problem == {
+        "code": "cube_owner",
+        "message": problem["message"],
+        "column": position.index(" 1w ") + 2,
+    }
+
+
+def test_a_play_written_out_of_travel_order_is_legal_by_position(client: FlaskClient) -> None:
+    # RULES.md A6: 18/13 24/18 is the play 24/18 18/13 (6-5 from the start).
+    position = bg(BG_START, state="65")
+    answer = client.post("/v1/plays/check", json={"position": position, "play": "18/13 24/18"})
+    body = answer.get_json()
+    assert (answer.status_code, body["legal"], body["play"]) == (200, True, "24/18 18/13")
+    literal = client.post(
+        "/v1/plays/check",
+        json={"position": position, "play": "18/13 24/18", "options": {"judge": "sequence"}},
+    ).get_json()
+    assert (literal["legal"], literal["reason"]["code"]) == (False, "no_checker")

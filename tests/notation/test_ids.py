@@ -20,14 +20,8 @@ from notation.ids import (
     to_gnubg_id,
     to_xgid,
 )
-from notation.positions import (
-    CubeField,
-    CubeOwner,
-    Phase,
-    PositionData,
-    format_position,
-    parse_position,
-)
+from notation.positions import CubeField, PositionData, format_position, parse_position
+from vocabulary import CubeOwner, Phase
 
 START_CELLS = "2b,,,,,5w,,3w,,,,5b,5w,,,,3b,,5b,,,,,2w"
 START = {6: 5, 8: 3, 13: 5, 24: 2}

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from notation.errors import NotationError
-from notation.plays import BAR, OFF, MoveText, format_play, format_play_short, parse_play
+from notation.plays import format_play, parse_play
+from vocabulary import BAR, OFF, Move
 
 
 def moves(text: str) -> list[tuple[int, int, bool]]:
@@ -78,19 +79,12 @@ def test_points_out_of_range_are_read_and_left_to_the_rules() -> None:
 
 
 def test_canonical_writer() -> None:
-    written = [MoveText(BAR, 22, True), MoveText(13, 8), MoveText(6, OFF)]
+    written = [Move(BAR, 22, True), Move(13, 8), Move(6, OFF)]
     assert format_play(written) == "bar/22* 13/8 6/off"
     assert format_play(written, (2, 5)) == "52: bar/22* 13/8 6/off"
     assert format_play([], (5, 4)) == "54:"
 
 
-def test_short_writer_joins_chains_and_counts_repeats() -> None:
-    assert format_play_short([MoveText(24, 18), MoveText(18, 13)]) == "24/13"
-    assert format_play_short([MoveText(24, 18, True), MoveText(18, 13)]) == "24/18*/13"
-    assert format_play_short([MoveText(13, 7), MoveText(13, 7)]) == "13/7(2)"
-    assert format_play_short([MoveText(BAR, 20), MoveText(6, OFF)]) == "bar/20 6/off"
-
-
 def test_canonical_text_reads_back_to_the_same_moves() -> None:
-    written = [MoveText(BAR, 22, True), MoveText(22, 16), MoveText(6, OFF)]
+    written = [Move(BAR, 22, True), Move(22, 16), Move(6, OFF)]
     assert list(parse_play(format_play(written)).moves) == written

@@ -7,12 +7,12 @@ import pytest
 from notation.errors import NotationError
 from notation.positions import (
     CubeField,
-    CubeOwner,
-    Phase,
+    field_column,
     format_position,
     parse_position,
     validate_position,
 )
+from vocabulary import CubeOwner, Phase
 
 BG_START = "backgammon 2b,,,,,5w,,3w,,,,5b,5w,,,,3b,,5b,,,,,2w w0b0 w0b0 w 31 1c 0:0-0 -"
 LN_START = "long-nardy ,,,,,,,,,,,15b,,,,,,,,,,,,15w w0b0 w0b0 w 65 - 0:0-0 -"
@@ -112,3 +112,14 @@ def test_validation_names_each_problem(text: str, code: str) -> None:
 def test_crawford_and_post_crawford_flags_that_fit_are_valid() -> None:
     assert codes(BG_START.replace(" 0:0-0 -", " 7:6-3 c")) == set()
     assert codes(BG_START.replace(" 0:0-0 -", " 7:6-4 p")) == set()
+
+
+@pytest.mark.parametrize("cube", ["1w", "1b"])
+def test_a_cube_of_one_has_no_owner(cube: str) -> None:
+    # A cube of 1 is centred (RULES.md 14.5): "owned" at 1 it would stop the other side
+    # from doubling.
+    text = f"backgammon 2b,,,,,5w,,3w,,,,5b,5w,,,,3b,,5b,,,,,2w w0b0 w0b0 w - {cube} 0:0-0 -"
+    problems = validate_position(parse_position(text))
+    assert [(p.code, p.field) for p in problems] == [("cube_owner", "cube")]
+    # The cube field is the 7th: its column is where it starts in the text.
+    assert field_column(text, "cube") == text.index(f" {cube} ") + 2

@@ -55,9 +55,9 @@ from notation.records.mat_reader import read_mat
 from referee.adjudication import adjudicate
 from referee.api import create_app
 from referee.archive import Archive
+from referee.bridge import read_position
 from referee.errors import RefereeError
-from referee.plays import PlaysService
-from referee.positions import read_position
+from referee.plays_service import PlaysService
 from referee.rules.options import OPTION_SPECS
 from tests.reliability.test_concurrency import small_record
 

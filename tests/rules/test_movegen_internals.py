@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.rules.board import BAR
 from referee.rules.movegen import _Turn
 from referee.rules.options import Options
 from referee.rules.variants import VARIANTS, Variant
 from tests.rules.test_properties import random_position
+from vocabulary import BAR
 
 
 @settings(max_examples=80, deadline=None)

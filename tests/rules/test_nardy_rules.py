@@ -17,9 +17,8 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import InvalidOptionError
-from referee.rules.board import Board, Side, layout_from
-from referee.rules.judge import PlayJudge, WrittenMove
-from referee.rules.movegen import legal_plays
+from referee.rules.board import Board
+from referee.rules.judge import PlayJudge
 from referee.rules.options import (
     BlockRule,
     BlockTiming,
@@ -30,25 +29,17 @@ from referee.rules.options import (
     Options,
 )
 from referee.rules.variants import Khachapuri, LongNardy, WinKind, find_variant
+from tests.positions import boards as pos
+from tests.positions import judged, lay, legal
+from vocabulary import Move, Side
 
 W, B = Side.WHITE, Side.BLACK
 DEFAULT = Options()
 SIDES = pytest.mark.parametrize("side", [W, B])
 
 
-def lay(*points: tuple[int, int]) -> tuple[int, ...]:
-    """A layout: (own point, count) pairs, the rest of the 15 borne off."""
-    return layout_from(points)
-
-
-def pos(side: Side, mine: list[tuple[int, int]], theirs: list[tuple[int, int]]) -> Board:
-    """The board with ``mine`` for ``side`` and ``theirs`` for the other side."""
-    return Board(lay(*mine), lay(*theirs)) if side is W else Board(lay(*theirs), lay(*mine))
-
-
 def plays(board, side, dice, options=DEFAULT, variant=LongNardy):
-    rules = variant.turn_rules(board, side, dice, options)
-    return legal_plays(rules, board, side, dice)
+    return legal(variant, board, side, dice, options)
 
 
 def finals(board, side, dice, options=DEFAULT, variant=LongNardy):
@@ -57,8 +48,7 @@ def finals(board, side, dice, options=DEFAULT, variant=LongNardy):
 
 
 def judge(board, side, dice, moves, options=DEFAULT, variant=LongNardy):
-    written = [WrittenMove(a, b) for a, b in moves]
-    return PlayJudge(variant, board, side, dice, options).judge(written)
+    return judged(variant, board, side, dice, moves, options)
 
 
 def code(judgement) -> str | None:
@@ -142,7 +132,7 @@ def test_no_landing_on_an_opponent_point_and_no_hitting():
     result = plays(board, W, (3, 2))
     assert [p.board for p in result] == [Board(lay((5, 1)), board.black)]
     assert code(judge(board, W, (3, 2), [(10, 7)])) == "blocked_point"
-    hit = PlayJudge(LongNardy, board, W, (3, 2), DEFAULT).judge([WrittenMove(10, 7, True)])
+    hit = PlayJudge(LongNardy, board, W, (3, 2), DEFAULT).judge([Move(10, 7, True)])
     assert code(hit) == "no_hitting"
 
 

@@ -8,12 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from notation.positions import format_position, parse_position
-from referee.positions import read_position, write_position
-from referee.rules.board import BAR, CHECKERS, Board, Play, Side
+from referee.bridge import read_position, write_position
+from referee.rules.board import Board, Play
 from referee.rules.movegen import legal_plays
 from referee.rules.options import Options
-from referee.rules.position import Phase, Position
+from referee.rules.position import Position
 from referee.rules.variants import VARIANTS, Variant
+from vocabulary import BAR, CHECKERS, Phase, Side
 
 OPTIONS = Options()
 

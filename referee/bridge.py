@@ -1,27 +1,30 @@
-"""Position strings to rules positions and back (the bridge between notation and rules)."""
+"""The bridge between notation data and rules objects: position strings, gnubg ids and
+XGIDs to positions and back, a play's steps to written moves and text."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from notation.errors import NotationError
 from notation.ids import from_gnubg_id, from_xgid, to_gnubg_id, to_xgid
+from notation.plays import format_play
 from notation.positions import (
     CubeField,
-    CubeOwner,
     PositionData,
+    field_column,
     format_position,
     parse_position,
     validate_position,
 )
-from notation.positions import Phase as TextPhase
+from notation.records.snowie import SnowieBoard
 from referee.errors import InvalidNotationError, InvalidPositionError
-from referee.rules.board import BAR, OFF, Board, Side
-from referee.rules.position import Cube, Phase, Position
+from referee.rules.board import Board, Step
+from referee.rules.movegen import display_order
+from referee.rules.position import Cube, Position
 from referee.rules.variants import Variant, find_variant
-
-_OWNERS = {CubeOwner.CENTRE: None, CubeOwner.WHITE: Side.WHITE, CubeOwner.BLACK: Side.BLACK}
+from vocabulary import BAR, CHECKERS, OFF, CubeOwner, Move, Side
 
 
 def read_position(text: str) -> Position:
@@ -31,18 +34,22 @@ def read_position(text: str) -> Position:
         data = parse_position(text)
     except NotationError as error:
         raise InvalidNotationError(error.message, column=error.column) from None
-    return position_from_data(validated(data))
+    return position_from_data(validated(data, text))
 
 
-def validated(data: PositionData) -> PositionData:
-    """``data``, or InvalidPositionError listing every problem it has."""
+def validated(data: PositionData, text: str | None = None) -> PositionData:
+    """``data``, or InvalidPositionError listing every problem it has (with the column of
+    the field at fault when the position's ``text`` is known)."""
     problems = validate_position(data)
-    if problems:
-        raise InvalidPositionError(
-            "; ".join(problem.message for problem in problems),
-            problems=[{"code": problem.code, "message": problem.message} for problem in problems],
-        )
-    return data
+    if not problems:
+        return data
+    listed: list[dict[str, object]] = []
+    for problem in problems:
+        entry: dict[str, object] = {"code": problem.code, "message": problem.message}
+        if text is not None and problem.field is not None:
+            entry["column"] = field_column(text, problem.field)
+        listed.append(entry)
+    raise InvalidPositionError("; ".join(p.message for p in problems), problems=listed)
 
 
 def position_from_data(data: PositionData) -> Position:
@@ -57,12 +64,12 @@ def position_from_data(data: PositionData) -> Position:
             black[variant.opposite(point)] = -count
     white[BAR], black[BAR] = data.bar
     white[OFF], black[OFF] = data.off
-    cube = None if data.cube is None else Cube(data.cube.value, _OWNERS[data.cube.owner])
+    cube = None if data.cube is None else Cube(data.cube.value, data.cube.owner.side)
     return Position(
         variant=variant,
         board=Board(tuple(white), tuple(black)),
         turn=None if data.turn is None else Side(data.turn),
-        phase=Phase(str(data.phase)),
+        phase=data.phase,
         dice=data.dice,
         resign=data.resign,
         cube=cube,
@@ -70,6 +77,30 @@ def position_from_data(data: PositionData) -> Position:
         score=data.score,
         crawford="c" in data.flags,
         post_crawford="p" in data.flags,
+    )
+
+
+def board_from_snowie(variant: type[Variant], snowie: SnowieBoard, mover: Side) -> Board:
+    """The board a gnubg ``Illegal play (...)`` edit sets, ``mover`` being the player whose
+    cell it is; InvalidPositionError when a side would have more than 15 checkers."""
+    positive_side = mover if snowie.positive_is_mover else mover.other
+    positive = [0] * 26
+    negative = [0] * 26
+    for index, count in enumerate(snowie.points):
+        if count > 0:
+            positive[index + 1] = count
+        elif count < 0:
+            negative[variant.opposite(index + 1)] = -count
+    positive[BAR], negative[BAR] = snowie.positive_bar, snowie.negative_bar
+    for layout in (positive, negative):
+        on_board = sum(layout)
+        if on_board > CHECKERS:
+            raise InvalidPositionError(f"the edit puts {on_board} checkers of one side in play")
+        layout[OFF] = CHECKERS - on_board
+    return (
+        Board(tuple(positive), tuple(negative))
+        if positive_side is Side.WHITE
+        else Board(tuple(negative), tuple(positive))
     )
 
 
@@ -85,7 +116,6 @@ def write_position(position: Position) -> str:
     """The canonical position string of ``position`` (a replay writes each position twice,
     after one action and before the next: the second time comes from this small cache)."""
     board = position.board
-    owner = {None: CubeOwner.CENTRE, Side.WHITE: CubeOwner.WHITE, Side.BLACK: CubeOwner.BLACK}
     cube = position.cube
     data = PositionData(
         variant=position.variant.id,
@@ -93,10 +123,10 @@ def write_position(position: Position) -> str:
         bar=(board.white[BAR], board.black[BAR]),
         off=(board.white[OFF], board.black[OFF]),
         turn=None if position.turn is None else str(position.turn),
-        phase=TextPhase(str(position.phase)),
+        phase=position.phase,
         dice=position.dice,
         resign=position.resign,
-        cube=None if cube is None else CubeField(cube.value, owner[cube.owner]),
+        cube=None if cube is None else CubeField(cube.value, CubeOwner.of(cube.owner)),
         match_length=position.match_length,
         score=position.score,
         flags=("c" if position.crawford else "") + ("p" if position.post_crawford else ""),
@@ -133,3 +163,15 @@ def convert_position(text: str, to: str) -> tuple[str, str]:
     except NotationError as error:
         raise InvalidNotationError(error.message) from None
     return position, position
+
+
+def play_moves(steps: Sequence[Step], literal: bool = False) -> tuple[Move, ...]:
+    """A play's steps as written moves: in canonical order, or, with ``literal`` (plays
+    judged by sequence), in the order they were played, which is a legal order."""
+    ordered = steps if literal else display_order(steps)
+    return tuple(Move(s.from_point, s.to_point, s.hit) for s in ordered)
+
+
+def play_text(steps: Sequence[Step], literal: bool = False) -> str:
+    """The canonical text of a play's steps (no dice prefix)."""
+    return format_play(play_moves(steps, literal))

@@ -5,19 +5,20 @@ Shared by the REST endpoints and the command line; the JSON shapes are NOTATION.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from notation.errors import NotationError
-from notation.plays import MoveText, format_play, parse_play
+from notation.plays import parse_play
+from referee.bridge import play_text, read_position, write_position
 from referee.errors import DiceRequiredError, GameOverError, InvalidNotationError
-from referee.positions import read_position, write_position
-from referee.rules.board import Play, Step
-from referee.rules.judge import Finding, PlayJudge, WrittenMove
-from referee.rules.movegen import Reason, display_order
+from referee.rules.board import Play
+from referee.rules.judge import Finding, PlayJudge
+from referee.rules.movegen import Reason
 from referee.rules.options import Judge, Options
-from referee.rules.position import Phase, Position
+from referee.rules.position import Position
+from vocabulary import Move, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,18 +56,6 @@ class CheckAnswer:
 
 def _finding_json(finding: Finding | None) -> dict[str, str] | None:
     return None if finding is None else {"code": finding.code, "message": finding.message}
-
-
-def play_moves(steps: Sequence[Step], literal: bool = False) -> tuple[MoveText, ...]:
-    """A play's steps as written moves: in canonical order, or, with ``literal`` (plays
-    judged by sequence), in the order they were played, which is a legal order."""
-    ordered = steps if literal else display_order(steps)
-    return tuple(MoveText(s.from_point, s.to_point, s.hit) for s in ordered)
-
-
-def play_text(steps: Sequence[Step], literal: bool = False) -> str:
-    """The canonical text of a play's steps (no dice prefix)."""
-    return format_play(play_moves(steps, literal))
 
 
 class PlaysService:
@@ -108,7 +97,7 @@ class PlaysService:
                 f" but the dice are {dice[0]}-{dice[1]}"
             )
             return self._illegal(Finding(str(Reason.DICE_MISMATCH), message))
-        moves = [WrittenMove(m.from_point, m.to_point, m.hit) for m in written.moves]
+        moves = [Move(m.from_point, m.to_point, m.hit) for m in written.moves]
         judgement = self.judge.judge(moves, canonical=True)
         if not judgement.legal or judgement.play is None:
             alternatives = tuple(

@@ -1,0 +1,61 @@
+"""A Snowie position inside gnubg's ``NN: Illegal play (...)`` cell (FORMATS.md part 1 §4,
+§7.20): a board edit in place of a play.
+
+The parenthesis holds 40 ``;``-separated fields (a trailing ``;`` is allowed): 0 match
+length, 1 Jacoby, 2-3 unused, 4 whose view the points are written from (0: the player whose
+cell this is, 1: his opponent, as gnubg reads it), 5-6 names, 7 Crawford, 8-9 scores,
+10 cube value, 11 cube owner, 12 the bar of the negative side, 13-36 points 1-24 from the
+positive side's view (``+n`` its checkers, ``-n`` the other side's), 37 the bar of the
+positive side, 38-39 dice. Only the board is read, as gnubg does: an edit sets the board.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from notation.errors import NotationError
+
+FIELDS = 40
+_CELL = re.compile(r"^(?:[1-6][1-6]:\s*)?illegal\s+play\s*\((?P<body>[^()]*)\)\s*$", re.IGNORECASE)
+_NUMBER = re.compile(r"-?\d{1,2}")
+_NUMERIC = (0, 1, 2, 3, 4, 7, 8, 9, 10, 11, *range(12, FIELDS))
+
+
+@dataclass(frozen=True, slots=True)
+class SnowieBoard:
+    """The board of a Snowie position, as written."""
+
+    points: tuple[int, ...]
+    """Points 1..24 from the positive side's view: +n its checkers, -n the other side's."""
+    positive_bar: int
+    negative_bar: int
+    positive_is_mover: bool
+    """The positive side is the player whose cell holds the edit (field 4 is 0)."""
+
+
+def parse_snowie_cell(text: str) -> SnowieBoard:
+    """The board of an ``Illegal play (...)`` cell, or NotationError saying what is wrong."""
+    match = _CELL.match(text.strip())
+    if match is None:
+        raise NotationError("invalid_snowie", f"cannot read {text[:60]!r} as 'Illegal play (...)'")
+    fields = [field.strip() for field in match["body"].split(";")]
+    if len(fields) == FIELDS + 1 and not fields[-1]:
+        fields.pop()
+    if len(fields) != FIELDS:
+        raise NotationError(
+            "invalid_snowie", f"a Snowie position has {FIELDS} fields, this one {len(fields)}"
+        )
+    for index in _NUMERIC:
+        if not _NUMBER.fullmatch(fields[index]):
+            raise NotationError(
+                "invalid_snowie", f"Snowie field {index} must be a number, not {fields[index]!r}"
+            )
+    if fields[4] not in ("0", "1"):
+        raise NotationError("invalid_snowie", f"Snowie field 4 must be 0 or 1, not {fields[4]!r}")
+    return SnowieBoard(
+        points=tuple(int(field) for field in fields[13:37]),
+        positive_bar=abs(int(fields[37])),
+        negative_bar=abs(int(fields[12])),
+        positive_is_mover=fields[4] == "0",
+    )
