@@ -197,7 +197,6 @@ class Archive:
     def __init__(self, path: str | Path) -> None:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))  # SQLite keeps the mode
         connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS)
         self.db = Database(connection)
 
@@ -212,6 +211,11 @@ class Archive:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(f"{path}.lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
+            if not path.exists():
+                # Readable by its owner only (SQLite gives -wal and -shm the same mode).
+                # Only here, before any connection: closing a descriptor of an open
+                # database would drop this process's SQLite locks on it.
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
             archive = cls(path)
             try:
                 archive.db.enable_wal()
