@@ -13,7 +13,7 @@ import referee.archive
 import referee.matches
 from referee import RULES_REVISION
 from referee.api import create_app
-from referee.api.limits import Rate
+from referee.api.limits import DEFAULT_RATES, Rate, parse_rates
 from referee.api.matches import MAX_IMPORT_ITEMS
 from tests.api.test_matches_api import (
     BG_EXAMPLE,
@@ -193,3 +193,19 @@ def test_invalid_records_differing_after_their_first_error_are_two_records(env: 
     assert other["duplicate"] is False and other["id"] != stored["id"]
     again = env.submit(first, allow_invalid=True).get_json()
     assert (again["duplicate"], again["id"]) == (True, stored["id"])
+
+
+def test_streams_pass_a_proxy_unbuffered_and_other_answers_do_not(env: Env) -> None:
+    stream = env.client.get("/v1/matches", headers={"Accept": "application/x-ndjson"})
+    assert stream.headers["X-Accel-Buffering"] == "no"
+    page = env.client.get("/v1/matches", headers={"Accept": "application/json"})
+    assert "X-Accel-Buffering" not in page.headers
+
+
+def test_rate_limits_read_from_text() -> None:
+    assert parse_rates("off") == {}
+    assert parse_rates("check=5/10") == {**DEFAULT_RATES, "check": Rate(5, 10)}
+    with pytest.raises(ValueError, match="unknown rate limit"):
+        parse_rates("everything=1/1")
+    with pytest.raises(ValueError, match="both positive"):
+        parse_rates("plays=0/60")
