@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -27,6 +28,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     (default ``var/referee.sqlite3``); ``NARDY_REFEREE_PRIVATE=1`` makes reads need a
     token; ``NARDY_REFEREE_WORK_LIMITS`` and ``NARDY_REFEREE_RATE_LIMITS`` set what one
     client may cost; ``NARDY_REFEREE_PROXIES=N`` trusts N proxies' X-Forwarded-For.
+    ``NARDY_REFEREE_CHECKS`` is how many records a worker checks at once.
     ``config`` overrides them all (tests)."""
     app = Flask(__name__)
     app.config.update(
@@ -37,6 +39,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.config.update(config or {})
     app.extensions["rate_buckets"] = Buckets()
+    app.extensions["check_slots"] = threading.BoundedSemaphore(app.config["CHECKS_AT_ONCE"])
     proxies = int(os.environ.get("NARDY_REFEREE_PROXIES", "0"))
     if proxies:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]

@@ -1,5 +1,6 @@
-"""What one client may cost: the work limits of a check, and rate limits on the costly
-endpoints for clients without a token (answered 429 with ``Retry-After``)."""
+"""What one client may cost: the work limits of a check, a few checks at once per worker
+(503 past them), and rate limits on the costly endpoints for clients without a token
+(429); both answered with ``Retry-After``."""
 
 from __future__ import annotations
 
@@ -57,11 +58,16 @@ def parse_rates(text: str) -> dict[str, Rate]:
     return rates
 
 
+CHECK_WAIT_SECONDS = 10.0
+"""How long a check waits for one of its worker's check slots before a 503."""
+
+
 def limits_config() -> dict[str, Any]:
     """The app config of the limits, from the environment."""
     return {
         "WORK_LIMITS": WorkLimits.from_text(os.environ.get("NARDY_REFEREE_WORK_LIMITS", "")),
         "RATE_LIMITS": parse_rates(os.environ.get("NARDY_REFEREE_RATE_LIMITS", "")),
+        "CHECKS_AT_ONCE": int(os.environ.get("NARDY_REFEREE_CHECKS", "4")),
     }
 
 
@@ -84,6 +90,35 @@ class RateLimitedError(RefereeError):
             ratelimit={"key": key, "seconds": seconds},
         )
         self.retry_after = seconds
+
+
+class OverloadedError(RefereeError):
+    """Every check slot of this worker stayed taken: try again shortly."""
+
+    code = "overloaded"
+    title = "Too busy"
+    status = 503
+    retry_after = 5
+
+
+def check_slot(view: Handler) -> Handler:
+    """Guard a view that checks whole records: at most ``CHECKS_AT_ONCE`` of them run at
+    once in this worker (its memory is that many checks' at most); a request waits up to
+    ``CHECK_WAIT_SECONDS`` for a slot, then gets 503 ``overloaded``."""
+
+    @wraps(view)
+    def slotted(*args: object, **kwargs: object) -> object:
+        slots: threading.BoundedSemaphore = current_app.extensions["check_slots"]
+        if not slots.acquire(timeout=CHECK_WAIT_SECONDS):
+            raise OverloadedError(
+                "this worker is checking as many records as it may at once; try again"
+            )
+        try:
+            return view(*args, **kwargs)
+        finally:
+            slots.release()
+
+    return slotted  # type: ignore[return-value]
 
 
 class Buckets:

@@ -14,7 +14,7 @@ from werkzeug.exceptions import NotAcceptable, RequestEntityTooLarge
 
 from referee.api.auth import READ, WRITE, requires
 from referee.api.bodies import json_body, json_object, record_body
-from referee.api.limits import rate_limited, work_limits
+from referee.api.limits import check_slot, rate_limited, work_limits
 from referee.api.problems import problem_body
 from referee.api.schemas import (
     MatchDetailQuery,
@@ -47,6 +47,7 @@ def _created(result: Submission) -> tuple[dict[str, Any], int, dict[str, str]]:
 
 @blueprint.post("/v1/matches")
 @requires(WRITE)
+@check_slot
 def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Check a record and store it with its verdict.
     ---
@@ -59,7 +60,8 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         archive:write. The record may also be sent as text/plain, with allow_invalid,
         variant and options (JSON or k=v,k=v) as query parameters. 413 work_limit when
         checking goes past a work limit; 503 archive_busy with Retry-After when the archive
-        stays locked by another writer.
+        stays locked by another writer, or overloaded when the worker checks as many
+        records at once as it may.
       security: [{bearer: []}]
       parameters:
         - {in: query, name: allow_invalid, schema: {type: boolean}}
@@ -132,6 +134,7 @@ def _import_items() -> list[tuple[str, dict[str, Any] | None]]:
 
 @blueprint.post("/v1/matches/import")
 @requires(WRITE)
+@check_slot
 def import_matches() -> dict[str, Any]:
     """Store many records in one request.
     ---
@@ -144,7 +147,8 @@ def import_matches() -> dict[str, Any]:
         carry ids and hashes, never the records or their verdicts. At most 1,000 records
         (413); the work deadline is shared by the whole import: records past it are
         refused with work_limit, to be sent again. 503 archive_busy with
-        Retry-After when the archive stays locked by another writer.
+        Retry-After when the archive stays locked by another writer, or overloaded when
+        the worker checks as many records at once as it may.
       security: [{bearer: []}]
       requestBody:
         required: true
@@ -334,6 +338,7 @@ def get_match(match_id: int) -> Response | dict[str, Any]:
 @blueprint.get("/v1/matches/<int:match_id>/games/<int:index>/replay")
 @requires(READ)
 @rate_limited("check")
+@check_slot
 def replay_game(match_id: int, index: int) -> dict[str, Any]:
     """Every action of one game with the positions before and after it.
     ---
@@ -343,7 +348,8 @@ def replay_game(match_id: int, index: int) -> dict[str, Any]:
         Computed once per stored record and rules revision, then kept; 404 for a game
         index the match does not have, before any work.
         Clients without a bearer token are rate limited (limit check): 429
-        rate_limited, with Retry-After and ratelimit {key, seconds}.
+        rate_limited, with Retry-After and ratelimit {key, seconds}. 503 overloaded with
+        Retry-After when the worker checks as many records at once as it may.
       parameters:
         - {in: path, name: match_id, required: true, schema: {type: integer}}
         - {in: path, name: index, required: true, schema: {type: integer, minimum: 1}}
@@ -354,6 +360,7 @@ def replay_game(match_id: int, index: int) -> dict[str, Any]:
         404: Problem
         413: Problem
         429: Problem
+        503: Problem
     """
     return replay(archive(), match_id, index, work_limits())
 
@@ -361,6 +368,7 @@ def replay_game(match_id: int, index: int) -> dict[str, Any]:
 @blueprint.post("/v1/matches/<int:match_id>/check")
 @requires(READ)
 @rate_limited("check")
+@check_slot
 def recheck_match(match_id: int) -> dict[str, Any]:
     """Re-adjudicate a stored record under other options, without changing it.
     ---
@@ -369,7 +377,8 @@ def recheck_match(match_id: int) -> dict[str, Any]:
       description: >
         Computed once per stored record, mode, options and rules revision, then kept.
         Clients without a bearer token are rate limited (limit check): 429
-        rate_limited, with Retry-After and ratelimit {key, seconds}.
+        rate_limited, with Retry-After and ratelimit {key, seconds}. 503 overloaded with
+        Retry-After when the worker checks as many records at once as it may.
       parameters:
         - {in: path, name: match_id, required: true, schema: {type: integer}}
       requestBody:
@@ -385,6 +394,7 @@ def recheck_match(match_id: int) -> dict[str, Any]:
         415: Problem
         422: Problem
         429: Problem
+        503: Problem
     """
     body = json_object(RecheckRequest()) if request.content_length else RecheckRequest().load({})
     return check_stored(archive(), match_id, body["mode"], body["options"], work_limits())

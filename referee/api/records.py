@@ -8,7 +8,7 @@ from flask import Blueprint
 
 from referee.adjudication import adjudicate
 from referee.api.bodies import record_body
-from referee.api.limits import rate_limited, work_limits
+from referee.api.limits import check_slot, rate_limited, work_limits
 from referee.api.schemas import RecordCheckRequest
 
 blueprint = Blueprint("records", __name__)
@@ -16,6 +16,7 @@ blueprint = Blueprint("records", __name__)
 
 @blueprint.post("/v1/records/check")
 @rate_limited("check")
+@check_slot
 def check_record() -> dict[str, Any]:
     """Adjudicate a record: every action checked, every game scored (NOTATION.md §4).
     ---
@@ -28,7 +29,8 @@ def check_record() -> dict[str, Any]:
         enumerated plays, errors, edits, seconds) is refused with 413 work_limit naming
         the limit.
         Clients without a bearer token are rate limited (limit check): 429
-        rate_limited, with Retry-After and ratelimit {key, seconds}.
+        rate_limited, with Retry-After and ratelimit {key, seconds}. 503 overloaded with
+        Retry-After when the worker checks as many records at once as it may.
       parameters:
         - {in: query, name: variant, schema: {type: string}}
         - {in: query, name: mode, schema: {type: string, enum: [strict, condone]}}
@@ -48,6 +50,7 @@ def check_record() -> dict[str, Any]:
         415: Problem
         422: Problem
         429: Problem
+        503: Problem
     """
     body = record_body(RecordCheckRequest())
     adjudication = adjudicate(

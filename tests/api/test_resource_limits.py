@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import referee.api.limits
 import referee.archive
 import referee.matches
 from referee import RULES_REVISION
@@ -209,3 +210,21 @@ def test_rate_limits_read_from_text() -> None:
         parse_rates("everything=1/1")
     with pytest.raises(ValueError, match="both positive"):
         parse_rates("plays=0/60")
+
+
+def test_a_check_past_the_workers_slots_is_503_with_retry_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(referee.api.limits, "CHECK_WAIT_SECONDS", 0.05)
+    env = make_env(tmp_path / "a.sqlite3", CHECKS_AT_ONCE=1)
+    slots = env.app.extensions["check_slots"]
+    record = {"record": example(BG_EXAMPLE)}
+    assert slots.acquire(timeout=1)  # a check in flight takes the worker's one slot
+    try:
+        response = env.client.post("/v1/records/check", json=record)
+        assert_problem(response, 503, "overloaded")
+        assert response.headers["Retry-After"] == "5"
+        assert env.client.post("/v1/plays/legal", json={}).status_code == 422  # not a check
+    finally:
+        slots.release()
+    assert env.client.post("/v1/records/check", json=record).status_code == 200

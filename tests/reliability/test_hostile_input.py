@@ -56,7 +56,7 @@ from referee.adjudication import adjudicate
 from referee.api import create_app
 from referee.archive import Archive
 from referee.bridge import read_position
-from referee.errors import ArchiveBusyError, RefereeError
+from referee.errors import RefereeError
 from referee.plays_service import PlaysService
 from referee.rules.options import OPTION_SPECS
 from tests.reliability.test_concurrency import small_record
@@ -156,7 +156,7 @@ def all_subclasses(cls: type) -> set[type]:
 def test_error_hierarchy_is_exact() -> None:
     """The two documented error types: each a direct ValueError subclass, unrelated to the
     other; every domain error of the referee is a RefereeError with a 4xx status, but for
-    a busy archive (503: the same request may succeed later)."""
+    the busy ones (503 with Retry-After: the same request may succeed later)."""
     assert RefereeError.__mro__ == (RefereeError, ValueError, Exception, BaseException, object)
     assert NotationError.__mro__ == (NotationError, ValueError, Exception, BaseException, object)
     assert not issubclass(RefereeError, NotationError)
@@ -168,7 +168,8 @@ def test_error_hierarchy_is_exact() -> None:
     ]
     assert declared and all(issubclass(cls, RefereeError) for cls in declared)
     for cls in {RefereeError} | all_subclasses(RefereeError):
-        assert 400 <= cls.status < 500 or cls is ArchiveBusyError, cls
+        busy = cls.status == 503 and cls.retry_after is not None
+        assert 400 <= cls.status < 500 or busy, cls
         assert isinstance(cls.code, str) and cls.code, cls
 
 
