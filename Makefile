@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 
-.PHONY: install test lint serve bench openapi clean
+.PHONY: install test lint serve bench openapi browser screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,9 +36,17 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/http_load.py
 	$(BIN)/python benchmarks/memory.py
 	$(BIN)/python benchmarks/worst_inputs.py
+	$(BIN)/python benchmarks/board_speed.py
 
 openapi: $(STAMP)
 	$(BIN)/python -m referee.api.openapi
+
+# Debian's chromium for the browser tests (Playwright drives the system browser; CI is root).
+browser:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+
+screenshots: $(STAMP) browser
+	$(BIN)/python scripts/board_screenshots.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

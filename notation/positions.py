@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from notation.errors import NotationError
-from vocabulary import CHECKERS, CubeOwner, Phase, VariantId
+from vocabulary import CHECKERS, CubeOwner, Phase, PositionProblem, VariantId
 
 VARIANT_NAMES: Final[dict[str, VariantId]] = {
     "backgammon": VariantId.BACKGAMMON,
@@ -61,16 +61,6 @@ class PositionData:
     match_length: int = 0
     score: tuple[int, int] = (0, 0)
     flags: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class PositionProblem:
-    """One reason a well-formed position string is not a valid position."""
-
-    code: str
-    message: str
-    field: str | None = None
-    """The field at fault (one of ``FIELD_NAMES``), when one field alone is."""
 
 
 _CELL = re.compile(r"(\d{1,2})([wb])")
@@ -240,13 +230,13 @@ def field_column(text: str, field: str) -> int | None:
 
 
 def validate_position(position: PositionData) -> list[PositionProblem]:
-    """Every way the parsed position is impossible (empty when it is valid)."""
+    """Every way the parsed position is impossible whatever its variant (empty when it is
+    valid); what one variant forbids, the variant class says."""
     problems: list[PositionProblem] = []
 
     def problem(code: str, message: str, field: str | None = None) -> None:
         problems.append(PositionProblem(code, message, field))
 
-    nardy = position.variant != VariantId.BACKGAMMON
     for index, (side, name) in enumerate((("w", "White"), ("b", "Black"))):
         on_board = sum(
             abs(count) for count in position.cells if (count > 0) == (side == "w") and count
@@ -258,10 +248,6 @@ def validate_position(position: PositionData) -> list[PositionProblem]:
                 f"{name} has {total} checkers (board {on_board}, bar {position.bar[index]},"
                 f" off {position.off[index]}); every side has {CHECKERS}",
             )
-    if nardy and any(position.bar):
-        problem("bar_in_nardy", f"{position.variant} has no bar: the bar field must be w0b0")
-    if nardy and position.cube is not None:
-        problem("cube_in_nardy", f"{position.variant} has no cube: the cube field must be -")
     if position.phase is Phase.DOUBLED and position.cube is None:
         problem("double_without_cube", "state d (a double offered) needs a cube")
     if position.phase is Phase.DOUBLED and position.cube is not None and position.cube.value < 2:

@@ -4,7 +4,8 @@ XGIDs to positions and back, a play's steps to written moves and text."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 
 from notation.errors import NotationError
@@ -27,20 +28,32 @@ from referee.rules.variants import Variant, find_variant
 from vocabulary import BAR, CHECKERS, OFF, CubeOwner, Move, Side
 
 
+@contextmanager
+def notation_errors() -> Iterator[None]:
+    """The one place where the notation's NotationError becomes the referee's
+    InvalidNotationError (keeping the column where the notation knows it)."""
+    try:
+        yield
+    except NotationError as error:
+        column = {} if error.column is None else {"column": error.column}
+        raise InvalidNotationError(error.message, **column) from None
+
+
 def read_position(text: str) -> Position:
     """The position a position string describes; 422-class errors when it is malformed or
     impossible (every problem listed, like python-chess ``status()``)."""
-    try:
+    with notation_errors():
         data = parse_position(text)
-    except NotationError as error:
-        raise InvalidNotationError(error.message, column=error.column) from None
     return position_from_data(validated(data, text))
 
 
 def validated(data: PositionData, text: str | None = None) -> PositionData:
-    """``data``, or InvalidPositionError listing every problem it has (with the column of
-    the field at fault when the position's ``text`` is known)."""
-    problems = validate_position(data)
+    """``data``, or InvalidPositionError listing every problem it has, those of any position
+    and those its variant forbids (with the column of the field at fault when the
+    position's ``text`` is known)."""
+    variant = find_variant(data.variant)
+    board = position_from_data(data).board
+    problems = validate_position(data) + variant.position_problems(board, data.cube is not None)
     if not problems:
         return data
     listed: list[dict[str, object]] = []
@@ -139,15 +152,13 @@ _GNUBG_ID = re.compile(r"^\s*(?:GNUbgID\s*)?[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}\
 
 def read_any_position(text: str) -> PositionData:
     """A position string, a GNU Backgammon ``posid:matchid`` or an XGID, as plain data."""
-    try:
+    with notation_errors():
         if "XGID=" in text or text.count(":") >= 9:
             data = from_xgid(text)
         elif _GNUBG_ID.match(text):
             data = from_gnubg_id(text)
         else:
             data = parse_position(text)
-    except NotationError as error:
-        raise InvalidNotationError(error.message, column=error.column) from None
     return validated(data)
 
 
@@ -155,13 +166,11 @@ def convert_position(text: str, to: str) -> tuple[str, str]:
     """(the position string, the position in notation ``to``) for any supported input."""
     data = read_any_position(text)
     position = format_position(data)
-    try:
+    with notation_errors():
         if to == "gnubg":
             return position, to_gnubg_id(data)
         if to == "xgid":
             return position, to_xgid(data)
-    except NotationError as error:
-        raise InvalidNotationError(error.message) from None
     return position, position
 
 

@@ -1,4 +1,5 @@
-"""The ``nardy-referee`` command: legal plays, judging a play, checking records, tokens."""
+"""The ``nardy-referee`` command: legal plays, judging a play, checking records, drawing a
+position, tokens."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ from notation.options import OptionValue, parse_rules_text
 from referee.adjudication import Verdict, adjudicate
 from referee.api.auth import READ, WRITE
 from referee.archive import Archive
+from referee.board_svg import board_svg
 from referee.budget import OFFLINE
 from referee.errors import RefereeError
 from referee.matches import recheck
 from referee.plays_service import PlaysService
+from vocabulary import Side
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 DEFAULT_DATABASE = "var/referee.sqlite3"
@@ -50,6 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     for command in (legal, play, check):
         command.add_argument("--rules", type=_rules, default={}, help="options: k=v,k=v")
         command.add_argument("--json", action="store_true", help="print the endpoint's JSON")
+    draw = commands.add_parser("draw", help="print a position's board as SVG")
+    draw.add_argument("position", help="position string")
+    draw.add_argument("--orientation", choices=("w", "b"), default="w", help="whose view")
+    draw.add_argument("--size", type=int, help="width in pixels (default: scalable)")
     tokens = commands.add_parser("tokens", help="manage the archive's API tokens")
     recheck = commands.add_parser(
         "recheck", help="re-check stored matches of older rules revisions; print what changed"
@@ -168,6 +175,11 @@ def describe_verdict(path: Path, verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
+def _draw(args: argparse.Namespace) -> int:
+    print(board_svg(args.position, orientation=Side(args.orientation), size=args.size))
+    return EXIT_OK
+
+
 def _tokens(args: argparse.Namespace) -> int:
     Archive.prepare(args.database)
     archive = Archive(args.database)
@@ -212,6 +224,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "legal": _legal,
     "play": _play,
     "check": _check,
+    "draw": _draw,
     "tokens": _tokens,
     "recheck": _recheck,
 }

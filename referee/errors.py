@@ -73,6 +73,37 @@ class TooManyGamesError(RefereeError):
     status = 413
 
 
+class InvalidRecordError(RefereeError):
+    """A record with errors offered to the archive without ``allow_invalid``."""
+
+    code = "invalid_record"
+    title = "Invalid record"
+
+
+class MatchNotFoundError(RefereeError):
+    """No stored match has this id (or this game index)."""
+
+    code = "not_found"
+    title = "Not Found"
+    status = 404
+
+
+class UnauthorizedError(RefereeError):
+    """No token, or one that is unknown or revoked."""
+
+    code = "unauthorized"
+    title = "Unauthorized"
+    status = 401
+
+
+class ForbiddenError(RefereeError):
+    """A token without the scope the operation needs."""
+
+    code = "forbidden"
+    title = "Forbidden"
+    status = 403
+
+
 class ArchiveBusyError(RefereeError):
     """The archive stayed locked by another writer past the busy timeout: try again."""
 

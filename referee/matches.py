@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any
@@ -15,26 +15,16 @@ from referee import RULES_REVISION, __version__
 from referee.adjudication import ReplayStep, adjudicate
 from referee.archive import Archive, NewMatch, Rechecked, Stored
 from referee.budget import OFFLINE, WorkLimits
-from referee.errors import ArchiveBusyError, InvalidNotationError, RefereeError
+from referee.errors import (
+    ArchiveBusyError,
+    InvalidNotationError,
+    InvalidRecordError,
+    MatchNotFoundError,
+)
 
 MAX_ID = 2**63 - 1
 """SQLite's largest integer: larger ids in a URL are simply not found."""
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")
-
-
-class InvalidRecordError(RefereeError):
-    """A record with errors offered to the archive without ``allow_invalid``."""
-
-    code = "invalid_record"
-    title = "Invalid record"
-
-
-class MatchNotFoundError(RefereeError):
-    """No stored match has this id (or this game index)."""
-
-    code = "not_found"
-    title = "Not Found"
-    status = 404
 
 
 def event_date(tag: str | None) -> str | None:
@@ -215,7 +205,7 @@ def replay(
             row["original"], row["variant"], "condone", row["options"], True, replaying
         )
         replays = {
-            f"replay/{number}": [_replay_action(step) for step in steps]
+            f"replay/{number}": replay_actions(steps)
             for number, steps in enumerate(adjudication.replays, start=1)
         }
         _keep(archive, match_id, replays)
@@ -251,19 +241,23 @@ def _keep(archive: Archive, match_id: int, results: dict[str, Any]) -> None:
         archive.keep_derived(match_id, RULES_REVISION, results)
 
 
-def _replay_action(step: ReplayStep) -> dict[str, Any]:
-    action = step.action
-    entry: dict[str, Any] = {
-        "move_number": action.move_number,
-        "side": action.side,
-        "action": str(action.kind),
-        "dice": list(action.dice) if action.dice else None,
-        "play": step.play,
-        "value": action.value,
-        "position_before": step.position_before,
-        "position_after": step.position_after,
-        "line": action.line,
-    }
-    if step.error is not None:
-        entry["error"] = step.error.to_json()
-    return entry
+def replay_actions(steps: Sequence[ReplayStep]) -> list[dict[str, Any]]:
+    """The replay of one game as the API answers it: each action with its positions."""
+    actions = []
+    for step in steps:
+        action = step.action
+        entry: dict[str, Any] = {
+            "move_number": action.move_number,
+            "side": action.side,
+            "action": str(action.kind),
+            "dice": list(action.dice) if action.dice else None,
+            "play": step.play,
+            "value": action.value,
+            "position_before": step.position_before,
+            "position_after": step.position_after,
+            "line": action.line,
+        }
+        if step.error is not None:
+            entry["error"] = step.error.to_json()
+        actions.append(entry)
+    return actions

@@ -50,6 +50,15 @@ def test_rules_import_neither_notation_nor_the_service_layer() -> None:
     assert offending(ROOT / "referee" / "rules", allowed, WEB_AND_SQL) == []
 
 
+def test_the_board_drawing_is_pure(tmp_path: Path) -> None:
+    """The SVG board is a pure function of a position: no web framework, no SQL."""
+    package = tmp_path / "board"
+    package.mkdir()
+    (package / "board_svg.py").write_text((ROOT / "referee" / "board_svg.py").read_text())
+    allowed = ("referee.rules", "referee.bridge", "referee.errors", "vocabulary")
+    assert offending(package, allowed, WEB_AND_SQL) == []
+
+
 @pytest.mark.parametrize("forbidden", ["notation", "flask"])
 def test_the_checker_itself_catches_a_forbidden_import(tmp_path: Path, forbidden: str) -> None:
     package = tmp_path / "pkg"

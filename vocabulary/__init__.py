@@ -63,6 +63,39 @@ class Phase(StrEnum):
     END = "end"
 
 
+class IssueCode(StrEnum):
+    """Every code a verdict's errors and warnings carry (NOTATION.md §4): the one catalogue
+    the reader, the rules and the adjudication all write from."""
+
+    # errors: the game's checking found an action the rules do not allow
+    ILLEGAL_PLAY = "illegal_play"
+    ILLEGAL_CUBE_ACTION = "illegal_cube_action"
+    IMPOSSIBLE_ACTION = "impossible_action"
+    ACTION_AFTER_END = "action_after_end"
+    UNSUPPORTED_VARIANT = "unsupported_variant"
+    # warnings about the record's text, found while reading it
+    UNREADABLE_CELL = "unreadable_cell"
+    UNREADABLE_PLAY = "unreadable_play"
+    LINE_TOO_LONG = "line_too_long"
+    UNEXPECTED_LINE = "unexpected_line"
+    MISSING_SCORE_LINE = "missing_score_line"
+    INVALID_HEADER = "invalid_header"
+    INVALID_START_POSITION = "invalid_start_position"
+    # warnings about plays, edits and results
+    UNKNOWN_PLAY = "unknown_play"
+    PLAY_NOT_WRITTEN = "play_not_written"
+    BARE_ROLL = "bare_roll"
+    HIT_NOT_MARKED = "hit_not_marked"
+    HIT_MARK_WRONG = "hit_mark_wrong"
+    POSITION_EDIT = "position_edit"
+    LOSSES_LINE = "losses_line"
+    UNFINISHED_GAME = "unfinished_game"
+    RESULT_MISMATCH = "result_mismatch"
+    GAME_NUMBER = "game_number"
+    SCORE_MISMATCH = "score_mismatch"
+    GAME_AFTER_MATCH = "game_after_match"
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """One move as written ``from/to``, in the mover's own numbering (it may span several
@@ -71,6 +104,16 @@ class Move:
     from_point: int
     to_point: int
     hit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PositionProblem:
+    """One reason a well-formed position is not a valid one: a stable code, a sentence and
+    the position string's field at fault (when one field alone is)."""
+
+    code: str
+    message: str
+    field: str | None = None
 
 
 def point_text(point: int) -> str:

@@ -15,7 +15,8 @@ from typing import Final
 
 from notation.errors import NotationError
 from notation.plays import parse_play
-from notation.records.model import ActionKind, ActionText, Finding, GameText, MatchText
+from notation.records.model import ActionKind, ActionText, GameText, MatchText, ReadingProblem
+from vocabulary import IssueCode
 
 RIGHT_COLUMN: Final = 30
 """A cell starting beyond this 1-based column is the right-hand (second) player's."""
@@ -63,7 +64,7 @@ class _GameBuilder:
     players: tuple[str, str] = ("", "")
     score: tuple[int, int] | None = None
     actions: list[ActionText] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[ReadingProblem] = field(default_factory=list)
     expecting_score: bool = True
 
     def build(self) -> GameText:
@@ -100,21 +101,23 @@ class _Reader:
         self.comments: list[str] = []
         self.match_length: int | None = None
         self.games: list[_GameBuilder] = []
-        self.findings: list[Finding] = []
+        self.findings: list[ReadingProblem] = []
         self.pending_start: str | None = None
 
-    def finding(self, code: str, message: str, line: int, column: int = 1) -> None:
+    def finding(self, code: IssueCode, message: str, line: int, column: int = 1) -> None:
         self.finding_count += 1
         _within(self.limits.findings, self.finding_count, "findings")
         target = self.games[-1].findings if self.games else self.findings
-        target.append(Finding(code, message, line, column))
+        target.append(ReadingProblem(code, message, line, column))
 
     def read_line(self, number: int, line: str) -> None:
         stripped = line.strip()
         if not stripped:
             return
         if len(line) > MAX_LINE:
-            self.finding("line_too_long", f"a line of {len(line)} characters is skipped", number)
+            self.finding(
+                IssueCode.LINE_TOO_LONG, f"a line of {len(line)} characters is skipped", number
+            )
             return
         if stripped[0] in ";#":
             if self.games and _SET_POS.match(stripped):
@@ -139,14 +142,18 @@ class _Reader:
             self.pending_start = None
             return
         if not self.games:
-            self.finding("unexpected_line", f"{stripped[:40]!r} before the first game", number)
+            self.finding(
+                IssueCode.UNEXPECTED_LINE, f"{stripped[:40]!r} before the first game", number
+            )
             return
         game = self.games[-1]
         if game.expecting_score:
             game.expecting_score = False
             if self.score_line(game, line):
                 return
-            self.finding("missing_score_line", "a game starts with 'name : score' lines", number)
+            self.finding(
+                IssueCode.MISSING_SCORE_LINE, "a game starts with 'name : score' lines", number
+            )
         self.row(game, number, line)
         self.count_actions(game)
 
@@ -189,7 +196,7 @@ class _Reader:
         leading = line[body_start : starts[0].start() if starts else len(line)].strip()
         if leading:
             column = line.index(leading, body_start) + 1
-            self.finding("unreadable_cell", f"cannot read {leading[:40]!r}", number, column)
+            self.finding(IssueCode.UNREADABLE_CELL, f"cannot read {leading[:40]!r}", number, column)
         for index, start in enumerate(starts):
             if start["number"]:
                 continue
@@ -212,7 +219,7 @@ class _Reader:
                 play = parse_play(text)
             except NotationError as error:
                 offset = (error.column or 1) - 1
-                self.finding("unreadable_play", error.message, line, column + offset)
+                self.finding(IssueCode.UNREADABLE_PLAY, error.message, line, column + offset)
                 play = None
             return ActionText(ActionKind.ROLL, side, line, column, move_number, text, dice, play)
         base = ActionText(ActionKind.ROLL, side, line, column, move_number, text)
@@ -229,7 +236,7 @@ class _Reader:
             return replace(base, kind=kind, value=int(result[2]), and_the_match=bool(result[3]))
         if text.lower().startswith("illegal"):
             return replace(base, kind=ActionKind.EDIT)
-        self.finding("unreadable_cell", f"cannot read {text[:40]!r}", line, column)
+        self.finding(IssueCode.UNREADABLE_CELL, f"cannot read {text[:40]!r}", line, column)
         return None
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from notation.plays import PlayText
-from vocabulary import Move
+from vocabulary import IssueCode, Move
 
 
 class ActionKind(StrEnum):
@@ -67,10 +67,10 @@ class ActionText:
 
 
 @dataclass(frozen=True, slots=True)
-class Finding:
+class ReadingProblem:
     """Something the reader could not read or found odd, with its place in the text."""
 
-    code: str
+    code: IssueCode
     message: str
     line: int
     column: int = 1
@@ -88,7 +88,7 @@ class GameText:
     actions: tuple[ActionText, ...]
     start: str | None = None
     """A ``[StartPosition "..."]`` tag given before this game, as written."""
-    findings: tuple[Finding, ...] = ()
+    findings: tuple[ReadingProblem, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,4 +99,4 @@ class MatchText:
     comments: tuple[str, ...] = ()
     match_length: int | None = None
     games: tuple[GameText, ...] = ()
-    findings: tuple[Finding, ...] = ()
+    findings: tuple[ReadingProblem, ...] = ()

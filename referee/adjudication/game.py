@@ -36,7 +36,7 @@ from referee.rules.scoring import (
     score_resignation,
     unfinished,
 )
-from vocabulary import CHECKERS, Move, Phase, Side
+from vocabulary import CHECKERS, IssueCode, Move, Phase, Side
 
 
 class Mode(StrEnum):
@@ -165,7 +165,7 @@ class GameChecker:
         if self.result is None:
             self.result = unfinished(self.stake)
             if not self.stopped:
-                self.warn(None, "unfinished_game", "the game ends without a result")
+                self.warn(None, IssueCode.UNFINISHED_GAME, "the game ends without a result")
         self.verdict.result = self.result
         return self.verdict
 
@@ -181,13 +181,13 @@ class GameChecker:
             "column": action.column,
         }
 
-    def warn(self, action: ActionText | None, code: str, message: str) -> None:
+    def warn(self, action: ActionText | None, code: IssueCode, message: str) -> None:
         self.verdict.warnings.append(Issue(code, message, **self.place(action)))  # type: ignore[arg-type]
 
     def error(
         self,
         action: ActionText,
-        code: str,
+        code: IssueCode,
         message: str,
         rule: str | None = None,
         play: str | None = None,
@@ -216,7 +216,7 @@ class GameChecker:
         """Report an action after the game is over; True if it was one."""
         if self.result is None:
             return False
-        self.error(action, "action_after_end", "the game is already over", stop=False)
+        self.error(action, IssueCode.ACTION_AFTER_END, "the game is already over", stop=False)
         return True
 
     # -- plays ----------------------------------------------------------------------------
@@ -228,7 +228,7 @@ class GameChecker:
         if self.cube.offer is not None:
             rule = self.cube.implied_take_problem(side)
             if rule is not None:
-                self.error(action, "illegal_cube_action", MESSAGES[rule], rule=str(rule))
+                self.error(action, IssueCode.ILLEGAL_CUBE_ACTION, MESSAGES[rule], rule=str(rule))
                 if self.stopped:
                     return
             self.settle(self.cube.after_take(self.position.turn or side))
@@ -236,7 +236,7 @@ class GameChecker:
         if turn is not None and side is not turn:
             self.error(
                 action,
-                "impossible_action",
+                IssueCode.IMPOSSIBLE_ACTION,
                 "it is the other player's turn",
                 "wrong_turn",
                 stop=True,
@@ -247,13 +247,17 @@ class GameChecker:
         assert action.dice is not None
         dice = (max(action.dice), min(action.dice))
         if action.play is None:
-            self.error(action, "impossible_action", "the play cannot be read", stop=True)
+            self.error(action, IssueCode.IMPOSSIBLE_ACTION, "the play cannot be read", stop=True)
             return
         if self.awaiting_resignation:
-            self.error(action, "impossible_action", "a play after an unknown play", stop=True)
+            self.error(
+                action, IssueCode.IMPOSSIBLE_ACTION, "a play after an unknown play", stop=True
+            )
             return
         if action.play.unknown:
-            self.warn(action, "unknown_play", f"{action.text!r}: the record does not say the play")
+            self.warn(
+                action, IssueCode.UNKNOWN_PLAY, f"{action.text!r}: the record does not say the play"
+            )
             self.awaiting_resignation = True
             return
         if self.opening_doublet(index, action, dice):
@@ -269,12 +273,14 @@ class GameChecker:
             return
         if not moves and len(judge.legal) == 1:
             forced = judge.legal[0]
-            self.warn(action, "play_not_written", "the roll's only legal play is taken as played")
+            self.warn(
+                action, IssueCode.PLAY_NOT_WRITTEN, "the roll's only legal play is taken as played"
+            )
             self.current_steps = forced.steps
             self.after_play(action, side, forced.board)
             return
         if not moves and index == self._last_roll and self._result_follows(index):
-            self.warn(action, "bare_roll", "a roll without its play, then a resignation")
+            self.warn(action, IssueCode.BARE_ROLL, "a roll without its play, then a resignation")
             self.awaiting_resignation = True
             return
         self.illegal_play(action, side, moves, verdict)
@@ -288,7 +294,7 @@ class GameChecker:
             return False
         self.error(
             action,
-            "illegal_play",
+            IssueCode.ILLEGAL_PLAY,
             "the first play of a game from the start uses the two different opening dice"
             " (RULES.md 14.2)",
             rule="opening_doublet",
@@ -302,8 +308,8 @@ class GameChecker:
 
     def mark_warnings(self, action: ActionText, verdict: Judgement) -> None:
         for warning in verdict.warnings:
-            if warning.code != "hit_not_marked" or self.setting.hits_marked:
-                self.warn(action, warning.code, warning.message)
+            if warning.code != IssueCode.HIT_NOT_MARKED or self.setting.hits_marked:
+                self.warn(action, IssueCode(warning.code), warning.message)
 
     def illegal_play(
         self, action: ActionText, side: Side, moves: list[Move], verdict: Judgement
@@ -314,7 +320,7 @@ class GameChecker:
         condone = self.setting.mode is Mode.CONDONE
         self.error(
             action,
-            "illegal_play",
+            IssueCode.ILLEGAL_PLAY,
             verdict.reason.message,
             rule=verdict.reason.code,
             play=written,
@@ -325,7 +331,7 @@ class GameChecker:
             return
         physical = play_physically(self.variant, self.position.board, side, moves)
         if isinstance(physical, str):
-            self.error(action, "impossible_action", physical, play=written, stop=True)
+            self.error(action, IssueCode.IMPOSSIBLE_ACTION, physical, play=written, stop=True)
             return
         self.after_play(action, side, physical)
 
@@ -363,7 +369,7 @@ class GameChecker:
 
     def cube_error(self, action: ActionText, rule: CubeRule) -> bool:
         """Report an illegal cube action; True when checking must not apply it."""
-        self.error(action, "illegal_cube_action", MESSAGES[rule], rule=str(rule))
+        self.error(action, IssueCode.ILLEGAL_CUBE_ACTION, MESSAGES[rule], rule=str(rule))
         return self.stopped or self.cube.cube is None
 
     def double(self, index: int, action: ActionText) -> None:
@@ -430,7 +436,7 @@ class GameChecker:
             self.end()
 
     def loss(self, index: int, action: ActionText) -> None:
-        self.warn(action, "losses_line", f"{action.text!r} is not scored; the Wins line is")
+        self.warn(action, IssueCode.LOSSES_LINE, f"{action.text!r} is not scored; the Wins line is")
 
     def edit(self, index: int, action: ActionText) -> None:
         """A board edit: XG's ``Set Pos=`` line sets the board and cube; gnubg's ``NN:
@@ -445,7 +451,7 @@ class GameChecker:
         except (NotationError, RefereeError):
             self.unreadable_edit(action)
             return
-        self.warn(action, "position_edit", f"{action.text[:40]!r}: the board is set")
+        self.warn(action, IssueCode.POSITION_EDIT, f"{action.text[:40]!r}: the board is set")
         self.position = replace(self.position, board=edited.board, cube=edited.cube)
 
     def illegal_play_edit(self, action: ActionText) -> None:
@@ -455,20 +461,24 @@ class GameChecker:
             return
         side = Side(action.side)
         if self.position.turn is not None and side is not self.position.turn:
-            self.error(action, "impossible_action", "it is the other player's turn", "wrong_turn")
+            self.error(
+                action, IssueCode.IMPOSSIBLE_ACTION, "it is the other player's turn", "wrong_turn"
+            )
             return
         try:
             board = board_from_snowie(self.variant, parse_snowie_cell(action.text), side)
         except (NotationError, RefereeError):
             self.unreadable_edit(action)
             return
-        self.warn(action, "position_edit", "Illegal play (...): the board is set by an edit")
+        self.warn(
+            action, IssueCode.POSITION_EDIT, "Illegal play (...): the board is set by an edit"
+        )
         if self.first_mover is None:
             self.first_mover = side
         self.after_play(action, side, board)
 
     def unreadable_edit(self, action: ActionText) -> None:
-        self.warn(action, "position_edit", f"{action.text[:40]!r}: the rest is not checked")
+        self.warn(action, IssueCode.POSITION_EDIT, f"{action.text[:40]!r}: the rest is not checked")
         self.stopped = self.unchecked = True
 
 

@@ -18,10 +18,9 @@ from referee.adjudication.game import (
     canonical_actions,
 )
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
-from referee.bridge import read_position
+from referee.bridge import notation_errors, read_position
 from referee.budget import Budget, WorkLimitError, WorkLimits
 from referee.errors import (
-    InvalidNotationError,
     RefereeError,
     TooManyGamesError,
 )
@@ -30,16 +29,8 @@ from referee.rules.cube import MESSAGES, starting_cube_problem
 from referee.rules.options import Judge, Options
 from referee.rules.position import Cube, Position
 from referee.rules.scoring import Stake, Termination, unfinished
-from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant
-from vocabulary import Phase, Side
-
-VARIATIONS = {
-    "backgammon": "backgammon",
-    "short nardy": "backgammon",
-    "long nardy": "long-nardy",
-    "khachapuri": "khachapuri",
-}
-"""``[Variation "..."]`` values this referee can check, to variant ids."""
+from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant, find_variation
+from vocabulary import IssueCode, Phase, Side
 
 _FLAG_VALUES = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 """The spellings real writers use for a flag tag's value (any case)."""
@@ -80,7 +71,8 @@ def read_record(text: str, limits: WorkLimits | None = None) -> MatchText:
             raise TooManyGamesError(error.message) from None
         if error.code.startswith("too_many_"):
             raise WorkLimitError.naming(error.code.removeprefix("too_many_"), limits) from None
-        raise InvalidNotationError(error.message) from None
+        with notation_errors():
+            raise
 
 
 def record_variant(record: MatchText, requested: str | None) -> type[Variant] | None:
@@ -89,10 +81,7 @@ def record_variant(record: MatchText, requested: str | None) -> type[Variant] | 
     if requested:
         return find_variant(requested)
     tag = record.tags.get("Variation")
-    if tag is None:
-        return Backgammon
-    name = VARIATIONS.get(tag.strip().lower())
-    return None if name is None else find_variant(name)
+    return Backgammon if tag is None else find_variation(tag)
 
 
 def header_options(
@@ -109,7 +98,7 @@ def header_options(
             if flag is None:
                 warnings.append(
                     Issue(
-                        "invalid_header",
+                        IssueCode.INVALID_HEADER,
                         f"[{tag} {tags[tag]!r}] ignored: the value is one of On/Off,"
                         " Yes/No, True/False",
                     )
@@ -123,19 +112,24 @@ def header_options(
             found["cube_limit"] = int(limit)
         elif "CubeLimit" in tags:
             warnings.append(
-                Issue("invalid_header", f"[CubeLimit {limit!r}] ignored: the value is a number")
+                Issue(
+                    IssueCode.INVALID_HEADER,
+                    f"[CubeLimit {limit!r}] ignored: the value is a number",
+                )
             )
     if "Rules" in tags:
         try:
             found.update(parse_rules_text(tags["Rules"]))
         except NotationError as error:
-            warnings.append(Issue("invalid_header", f"[Rules]: {error.message}"))
+            warnings.append(Issue(IssueCode.INVALID_HEADER, f"[Rules]: {error.message}"))
     checked: dict[str, object] = {}
     for name, value in found.items():
         try:
-            Options().updated(variant.id, {name: value})
+            variant.options_with({name: value})
         except RefereeError as error:
-            warnings.append(Issue("invalid_header", f"header option ignored: {error.message}"))
+            warnings.append(
+                Issue(IssueCode.INVALID_HEADER, f"header option ignored: {error.message}")
+            )
         else:
             checked[name] = value
     return checked
@@ -172,14 +166,14 @@ def adjudicate_record(
     ]
     if variant is None:
         return _unchecked(record, Mode(mode), warnings)
-    effective = Options().updated(variant.id, header_options(record, variant, warnings))
-    effective = effective.updated(variant.id, options or {})
+    effective = variant.options_with(header_options(record, variant, warnings))
+    effective = variant.options_with(options or {}, effective)
     checker = _MatchChecker(record, variant, effective, Mode(mode), replay, budget or Budget())
     games = checker.run()
     verdict = Verdict(
         variant=variant.id,
         mode=str(Mode(mode)),
-        options=effective.to_json(variant.id),
+        options=variant.options_json(effective),
         match=checker.summary(),
         games=tuple(games),
         warnings=tuple(warnings),
@@ -201,7 +195,7 @@ def _unchecked(record: MatchText, mode: Mode, warnings: list[Issue]) -> Adjudica
             number=game.number,
             score_before=game.score or (0, 0),
             result=unfinished(Stake()),
-            errors=[Issue("unsupported_variant", message, line=game.line)],
+            errors=[Issue(IssueCode.UNSUPPORTED_VARIANT, message, line=game.line)],
         )
         for game in record.games
     )
@@ -284,7 +278,7 @@ class _MatchChecker:
             why = "a money session has no match to win"
         verdict.warnings.append(
             Issue(
-                "result_mismatch",
+                IssueCode.RESULT_MISMATCH,
                 f'"and the match", but {why}',
                 line=claims[0].line,
                 column=claims[0].column,
@@ -303,7 +297,7 @@ class _MatchChecker:
         if previous is not None and game.number != previous.number + 1:
             issues.append(
                 Issue(
-                    "game_number",
+                    IssueCode.GAME_NUMBER,
                     f"Game {game.number} follows Game {previous.number}",
                     line=game.line,
                 )
@@ -313,14 +307,16 @@ class _MatchChecker:
         if previous is not None and game.score != computed:
             issues.append(
                 Issue(
-                    "score_mismatch",
+                    IssueCode.SCORE_MISMATCH,
                     f"the score line says {game.score[0]}-{game.score[1]}, but the previous"
                     f" game leaves {computed[0]}-{computed[1]}",
                     line=score_line,
                 )
             )
         if self.length and max(game.score) >= self.length:
-            issues.append(Issue("game_after_match", "the match was already over", line=score_line))
+            issues.append(
+                Issue(IssueCode.GAME_AFTER_MATCH, "the match was already over", line=score_line)
+            )
         return game.score
 
     def check_game(
@@ -341,7 +337,10 @@ class _MatchChecker:
         rule = starting_cube_problem(start.cube, self.length == 0, self.options)
         if rule is not None:
             verdict.errors.insert(
-                0, Issue("illegal_cube_action", MESSAGES[rule], rule=str(rule), line=game.line)
+                0,
+                Issue(
+                    IssueCode.ILLEGAL_CUBE_ACTION, MESSAGES[rule], rule=str(rule), line=game.line
+                ),
             )
         verdict.warnings[:0] = issues
         verdict.warnings.extend(
@@ -351,7 +350,9 @@ class _MatchChecker:
             verdict.result_mismatch = self.mismatch(verdict, before)
         if verdict.result_mismatch is not None:
             verdict.warnings.append(
-                Issue("result_mismatch", verdict.result_mismatch, line=verdict.recorded_line)
+                Issue(
+                    IssueCode.RESULT_MISMATCH, verdict.result_mismatch, line=verdict.recorded_line
+                )
             )
         if checker.replay is not None:
             self.replays.append(tuple(checker.replay))
@@ -394,10 +395,10 @@ class _MatchChecker:
         try:
             given = read_position(game.start)
         except RefereeError as error:
-            issues.append(Issue("invalid_start_position", error.message, line=game.line))
+            issues.append(Issue(IssueCode.INVALID_START_POSITION, error.message, line=game.line))
             return position
         if given.variant is not self.variant:
-            issues.append(Issue("invalid_start_position", "wrong variant", line=game.line))
+            issues.append(Issue(IssueCode.INVALID_START_POSITION, "wrong variant", line=game.line))
             return position
         # The game's first roll brings its own dice: the start is always "to roll".
         # Without the cube (option off, [CubeLimit "1"]) the cube field never counts.

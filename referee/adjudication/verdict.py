@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from marshmallow import fields
+
 from referee import RULES_REVISION, __version__
 from referee.rules.scoring import GameResult
-from vocabulary import Side
+from referee.shapes import Shape, dumper
+from vocabulary import IssueCode, Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +21,7 @@ class Issue:
     alternatives where they apply; ``rule`` names the broken rule for illegal actions.
     """
 
-    code: str
+    code: IssueCode
     message: str
     move_number: int | None = None
     side: str | None = None
@@ -30,23 +33,7 @@ class Issue:
     alternatives: tuple[str, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"code": self.code}
-        if self.rule is not None:
-            body["rule"] = self.rule
-        body.update(
-            message=self.message,
-            move_number=self.move_number,
-            side=self.side,
-            line=self.line,
-            column=self.column,
-        )
-        if self.position is not None:
-            body["position"] = self.position
-        if self.play is not None:
-            body["play"] = self.play
-        if self.alternatives is not None:
-            body["alternatives"] = list(self.alternatives)
-        return body
+        return _dump_issue(self)
 
 
 @dataclass(slots=True)
@@ -67,24 +54,7 @@ class GameVerdict:
     warnings: list[Issue] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        result = self.result
-        return {
-            "index": self.index,
-            "number": self.number,
-            "score_before": list(self.score_before),
-            "winner": None if result.winner is None else str(result.winner),
-            "termination": str(result.termination),
-            "kind": None if result.kind is None else str(result.kind),
-            "cube": result.cube,
-            "cube_owner": None if result.cube_owner is None else str(result.cube_owner),
-            "jacoby_applied": result.jacoby_applied,
-            "points": result.points,
-            "recorded_points": self.recorded_points,
-            "result_mismatch": self.result_mismatch,
-            "crawford": self.crawford,
-            "errors": [issue.to_json() for issue in self.errors],
-            "warnings": [issue.to_json() for issue in self.warnings],
-        }
+        return _dump_game(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,14 +69,7 @@ class MatchSummary:
     complete: bool
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "length": self.length,
-            "players": list(self.players),
-            "scores_after": [list(score) for score in self.scores_after],
-            "crawford_game": self.crawford_game,
-            "winner": None if self.winner is None else str(self.winner),
-            "complete": self.complete,
-        }
+        return _dump_summary(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,15 +88,82 @@ class Verdict:
     def valid(self) -> bool:
         return not any(game.errors for game in self.games)
 
+    @property
+    def rules_revision(self) -> int:
+        return RULES_REVISION
+
+    @property
+    def referee_version(self) -> str:
+        return __version__
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "valid": self.valid,
-            "variant": self.variant,
-            "mode": self.mode,
-            "options": self.options,
-            "match": self.match.to_json(),
-            "games": [game.to_json() for game in self.games],
-            "warnings": [issue.to_json() for issue in self.warnings],
-            "rules_revision": RULES_REVISION,
-            "referee_version": __version__,
+        return _dump_verdict(self)
+
+
+# -- the JSON shapes, written once: these schemas dump the objects above and are what
+# openapi.yaml documents (``referee.api.schemas`` uses them as they are) ------------------
+
+
+class IssueSchema(Shape):
+    omitted_when_none = ("rule", "position", "play", "alternatives")
+
+    code = fields.String(required=True)
+    rule = fields.String()
+    message = fields.String(required=True)
+    move_number = fields.Integer(required=True, allow_none=True)
+    side = fields.String(required=True, allow_none=True)
+    line = fields.Integer(required=True, allow_none=True)
+    column = fields.Integer(required=True, allow_none=True)
+    position = fields.String()
+    play = fields.String()
+    alternatives = fields.List(fields.String())
+
+
+class GameVerdictSchema(Shape):
+    index = fields.Integer(required=True)
+    number = fields.Integer(required=True)
+    score_before = fields.List(fields.Integer(), required=True)
+    winner = fields.String(required=True, allow_none=True, attribute="result.winner")
+    termination = fields.String(required=True, attribute="result.termination")
+    kind = fields.String(required=True, allow_none=True, attribute="result.kind")
+    cube = fields.Integer(required=True, attribute="result.cube")
+    cube_owner = fields.String(required=True, allow_none=True, attribute="result.cube_owner")
+    jacoby_applied = fields.Boolean(required=True, attribute="result.jacoby_applied")
+    points = fields.Integer(required=True, attribute="result.points")
+    recorded_points = fields.Integer(required=True, allow_none=True)
+    result_mismatch = fields.String(required=True, allow_none=True)
+    crawford = fields.Boolean(required=True)
+    errors = fields.List(fields.Nested(IssueSchema), required=True)
+    warnings = fields.List(fields.Nested(IssueSchema), required=True)
+
+
+class MatchSummarySchema(Shape):
+    length = fields.Integer(required=True)
+    players = fields.List(fields.String(), required=True)
+    scores_after = fields.List(fields.List(fields.Integer()), required=True)
+    crawford_game = fields.Integer(required=True, allow_none=True)
+    winner = fields.String(required=True, allow_none=True)
+    complete = fields.Boolean(required=True)
+
+
+class VerdictSchema(Shape):
+    valid = fields.Boolean(required=True)
+    variant = fields.String(required=True)
+    mode = fields.String(required=True)
+    options = fields.Dict(required=True)
+    match = fields.Nested(MatchSummarySchema, required=True)
+    games = fields.List(fields.Nested(GameVerdictSchema), required=True)
+    warnings = fields.List(fields.Nested(IssueSchema), required=True)
+    rules_revision = fields.Integer(
+        metadata={
+            "description": "the revision of the rules the verdict was computed under; raised"
+            " whenever a verdict can change (absent from verdicts stored before revision 1)"
         }
+    )
+    referee_version = fields.String(metadata={"description": "the referee's package version"})
+
+
+_dump_issue = dumper(IssueSchema)
+_dump_game = dumper(GameVerdictSchema)
+_dump_summary = dumper(MatchSummarySchema)
+_dump_verdict = dumper(VerdictSchema)

@@ -11,7 +11,7 @@ from flask import Flask, Response
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import __version__
-from referee.api import matches, plays, records, reference
+from referee.api import boards, matches, plays, records, reference
 from referee.api.bodies import check_body
 from referee.api.limits import Buckets, limits_config
 from referee.api.matches import NDJSON
@@ -20,7 +20,13 @@ from referee.api.storage import archive, init_storage
 
 MAX_BODY = 16 * 1024 * 1024
 DEFAULT_DATABASE = "var/referee.sqlite3"
-BLUEPRINTS = (plays.blueprint, records.blueprint, matches.blueprint, reference.blueprint)
+BLUEPRINTS = (
+    plays.blueprint,
+    records.blueprint,
+    matches.blueprint,
+    reference.blueprint,
+    boards.blueprint,
+)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -50,6 +56,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.register_blueprint(blueprint)
     app.before_request(check_body)
     app.after_request(_proxy_buffering)
+    from referee.web import blueprint as pages  # late: the pages use the API's modules
+
+    app.register_blueprint(pages)
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:

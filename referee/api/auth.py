@@ -10,24 +10,12 @@ from typing import TypeVar
 from flask import current_app, request
 
 from referee.api.storage import archive
-from referee.errors import RefereeError
+from referee.errors import ForbiddenError, UnauthorizedError
 
 WRITE = "archive:write"
 READ = "archive:read"
 
 Handler = TypeVar("Handler", bound=Callable[..., object])
-
-
-class UnauthorizedError(RefereeError):
-    code = "unauthorized"
-    title = "Unauthorized"
-    status = 401
-
-
-class ForbiddenError(RefereeError):
-    code = "forbidden"
-    title = "Forbidden"
-    status = 403
 
 
 def bearer_token() -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -229,8 +229,9 @@ def _refused(label: str, reason: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _match_query() -> MatchQuery:
-    args = MatchListQuery().load(request.args.to_dict())
+def match_query(values: Mapping[str, str]) -> MatchQuery:
+    """The archive query of the list parameters (the API's query string, the page's form)."""
+    args = MatchListQuery().load(dict(values))
     return MatchQuery(
         player=args.get("player"),
         event=args.get("event"),
@@ -280,7 +281,7 @@ def list_matches() -> Response | dict[str, Any]:
         403: Problem
         422: Problem
     """
-    query = _match_query()
+    query = match_query(request.args.to_dict())
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
         return Response(stream_with_context(_ndjson(query)), mimetype=NDJSON)
     page = archive().search(query)

@@ -17,17 +17,20 @@ from apispec_webframeworks.flask import FlaskPlugin
 from flask import Flask
 
 from referee import __version__
+from referee.adjudication.verdict import VerdictSchema
 from referee.api import create_app, schemas
 from referee.api.reference import SPEC_PATH
+from referee.plays_service import CheckResponse
+from referee.web import PAGES
 
-UNDOCUMENTED = {"static"}
+UNDOCUMENTED = {"static", *PAGES}
 SCHEMAS = {
     "PositionRequest": schemas.PositionRequest,
     "CheckRequest": schemas.CheckRequest,
     "LegalResponse": schemas.LegalResponse,
-    "CheckResponse": schemas.CheckResponse,
+    "CheckResponse": CheckResponse,
     "RecordCheckRequest": schemas.RecordCheckRequest,
-    "Verdict": schemas.VerdictSchema,
+    "Verdict": VerdictSchema,
     "MatchSubmitRequest": schemas.MatchSubmitRequest,
     "MatchSubmitResponse": schemas.MatchSubmitResponse,
     "ImportResponse": schemas.ImportResponse,

@@ -37,7 +37,7 @@ def variant_info(variant: type[Variant]) -> dict[str, Any]:
             "description": spec.description,
         }
         for spec in OPTION_SPECS.values()
-        if variant.id in spec.variants
+        if spec.name in variant.option_names
     ]
     return {
         "id": variant.id,

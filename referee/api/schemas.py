@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
+from referee.adjudication.verdict import IssueSchema, VerdictSchema
+from referee.plays_service import LegalPlay
+
 MAX_TEXT = 64 * 1024
 
 
@@ -33,28 +36,9 @@ class CheckRequest(PositionRequest):
     )
 
 
-class Finding(Schema):
-    code = fields.String(required=True)
-    message = fields.String(required=True)
-
-
-class LegalPlay(Schema):
-    play = fields.String(required=True, metadata={"description": "Canonical play text"})
-    position = fields.String(required=True, metadata={"description": "Position after the play"})
-
-
 class LegalResponse(Schema):
     count = fields.Integer(required=True)
     plays = fields.List(fields.Nested(LegalPlay), required=True)
-
-
-class CheckResponse(Schema):
-    legal = fields.Boolean(required=True)
-    play = fields.String(required=True, allow_none=True)
-    position = fields.String(required=True, allow_none=True)
-    reason = fields.Nested(Finding, required=True, allow_none=True)
-    alternatives = fields.List(fields.String(), required=True)
-    warnings = fields.List(fields.Nested(Finding), required=True)
 
 
 class RecordCheckRequest(RequestSchema):
@@ -78,65 +62,7 @@ class RecordCheckRequest(RequestSchema):
     )
 
 
-# -- verdicts ---------------------------------------------------------------------------
-
-
-class IssueSchema(Schema):
-    code = fields.String(required=True)
-    rule = fields.String()
-    message = fields.String(required=True)
-    move_number = fields.Integer(required=True, allow_none=True)
-    side = fields.String(required=True, allow_none=True)
-    line = fields.Integer(required=True, allow_none=True)
-    column = fields.Integer(required=True, allow_none=True)
-    position = fields.String()
-    play = fields.String()
-    alternatives = fields.List(fields.String())
-
-
-class GameVerdictSchema(Schema):
-    index = fields.Integer(required=True)
-    number = fields.Integer(required=True)
-    score_before = fields.List(fields.Integer(), required=True)
-    winner = fields.String(required=True, allow_none=True)
-    termination = fields.String(required=True)
-    kind = fields.String(required=True, allow_none=True)
-    cube = fields.Integer(required=True)
-    cube_owner = fields.String(required=True, allow_none=True)
-    jacoby_applied = fields.Boolean(required=True)
-    points = fields.Integer(required=True)
-    recorded_points = fields.Integer(required=True, allow_none=True)
-    result_mismatch = fields.String(required=True, allow_none=True)
-    crawford = fields.Boolean(required=True)
-    errors = fields.List(fields.Nested(IssueSchema), required=True)
-    warnings = fields.List(fields.Nested(IssueSchema), required=True)
-
-
-class MatchSummarySchema(Schema):
-    length = fields.Integer(required=True)
-    players = fields.List(fields.String(), required=True)
-    scores_after = fields.List(fields.List(fields.Integer()), required=True)
-    crawford_game = fields.Integer(required=True, allow_none=True)
-    winner = fields.String(required=True, allow_none=True)
-    complete = fields.Boolean(required=True)
-
-
-class VerdictSchema(Schema):
-    valid = fields.Boolean(required=True)
-    variant = fields.String(required=True)
-    mode = fields.String(required=True)
-    options = fields.Dict(required=True)
-    match = fields.Nested(MatchSummarySchema, required=True)
-    games = fields.List(fields.Nested(GameVerdictSchema), required=True)
-    warnings = fields.List(fields.Nested(IssueSchema), required=True)
-    rules_revision = fields.Integer(
-        metadata={
-            "description": "the revision of the rules the verdict was computed under; raised"
-            " whenever a verdict can change (absent from verdicts stored before revision 1)"
-        }
-    )
-    referee_version = fields.String(metadata={"description": "the referee's package version"})
-
+# -- verdicts: ``referee.adjudication.verdict`` defines their schemas once ----------------
 
 # -- the archive ------------------------------------------------------------------------
 
@@ -220,6 +146,18 @@ class MatchDetailQuery(Schema):
         unknown = RAISE
 
     format = fields.String(validate=validate.OneOf(["canonical", "original"]))
+
+
+class BoardQuery(Schema):
+    class Meta:
+        unknown = RAISE
+
+    position = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT))
+    orientation = fields.String(load_default="w", validate=validate.OneOf(["w", "b"]))
+    size = fields.Integer(validate=validate.Range(min=16, max=4096))
+    before = fields.String(validate=validate.Length(min=1, max=MAX_TEXT))
+    white = fields.String(load_default="White", validate=validate.Length(min=1, max=100))
+    black = fields.String(load_default="Black", validate=validate.Length(min=1, max=100))
 
 
 class RecheckRequest(RequestSchema):

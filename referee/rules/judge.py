@@ -16,14 +16,15 @@ from referee.rules.board import Board, Play, Step
 from referee.rules.movegen import Applied, Reason, StepFailure, apply_steps, legal_plays
 from referee.rules.options import BlockRule, Judge, Options
 from referee.rules.variants import HEAD, TurnRules, Variant
-from vocabulary import BAR, OFF, Move, Side, point_text
+from vocabulary import BAR, OFF, IssueCode, Move, Side, point_text
 
 MAX_ALTERNATIVES = 5
 
 
 @dataclass(frozen=True, slots=True)
-class Finding:
-    """A rule problem or a warning: a stable code and a sentence naming the rule."""
+class RuleNote:
+    """Why a play is illegal (a ``Reason``) or a warning about how it is written (an
+    ``IssueCode``): a stable code and a sentence naming the rule."""
 
     code: str
     message: str
@@ -38,8 +39,8 @@ class Judgement:
     """The board after the play when it is legal."""
     play: Play | None
     """The canonical legal play (only when enumeration was needed or asked for)."""
-    reason: Finding | None
-    warnings: tuple[Finding, ...]
+    reason: RuleNote | None
+    warnings: tuple[RuleNote, ...]
     alternatives: tuple[Play, ...]
     steps: tuple[Step, ...] = ()
     """The single moves that were played, as the written play decomposes (with hits)."""
@@ -191,7 +192,7 @@ class PlayJudge:
 
     # -- diagnosis ------------------------------------------------------------------------
 
-    def _shape_problem(self, moves: Sequence[Move]) -> Finding | None:
+    def _shape_problem(self, moves: Sequence[Move]) -> RuleNote | None:
         """Problems visible without the board: points, direction, bar and hits in nardy."""
         for move in moves:
             if not (0 < move.from_point <= BAR and 0 <= move.to_point < BAR):
@@ -204,7 +205,7 @@ class PlayJudge:
                 return self._finding(Reason.NO_HITTING)
         return None
 
-    def _diagnose(self, candidate: Candidate, moves: Sequence[Move]) -> Finding:
+    def _diagnose(self, candidate: Candidate, moves: Sequence[Move]) -> RuleNote:
         steps, _ = candidate
         applied = self.literally(steps)
         if isinstance(applied, StepFailure):
@@ -219,7 +220,7 @@ class PlayJudge:
         # a legal play's: no rule known to the search allows that; name it plainly.
         return self._finding(Reason.ILLEGAL_RESULT)
 
-    def _illegal(self, reason: Finding, alternatives: Sequence[Play] = ()) -> Judgement:
+    def _illegal(self, reason: RuleNote, alternatives: Sequence[Play] = ()) -> Judgement:
         shown = tuple(alternatives) or tuple(self.legal[:MAX_ALTERNATIVES])
         return Judgement(False, None, None, reason, (), shown[:MAX_ALTERNATIVES])
 
@@ -232,8 +233,8 @@ class PlayJudge:
         moves: Sequence[Move] = (),
         used: int = 0,
         best: int = 0,
-    ) -> Finding:
-        return Finding(str(reason), _message(self, reason, step, move, moves, used, best))
+    ) -> RuleNote:
+        return RuleNote(str(reason), _message(self, reason, step, move, moves, used, best))
 
     # -- physical application -------------------------------------------------------------
 
@@ -343,7 +344,7 @@ def _hits_on_the_way(played: Sequence[Step], owners: Sequence[int]) -> bool:
 
 def _mark_warnings(
     moves: Sequence[Move], played: Sequence[Step], owners: Sequence[int]
-) -> tuple[Finding, ...]:
+) -> tuple[RuleNote, ...]:
     """Missing or wrong ``*`` marks: the last step of each written move against its mark.
 
     Identical written moves form one group (``13/7*(2)``: two checkers, one hit), whose
@@ -363,16 +364,18 @@ def _mark_warnings(
             continue
         text = f"{point_text(move.from_point)}/{point_text(move.to_point)}"
         if hit:
-            warnings.append(Finding("hit_not_marked", f"{text} hits but is not marked *"))
+            warnings.append(RuleNote(IssueCode.HIT_NOT_MARKED, f"{text} hits but is not marked *"))
         else:
-            warnings.append(Finding("hit_mark_wrong", f"{text}* is marked but hits nothing"))
+            warnings.append(
+                RuleNote(IssueCode.HIT_MARK_WRONG, f"{text}* is marked but hits nothing")
+            )
     for index, step in enumerate(played[:-1]):
         if step.hit and owners[index] == owners[index + 1]:
             move = moves[owners[index]]
             text = f"{point_text(move.from_point)}/{point_text(move.to_point)}"
             shown = f"{point_text(move.from_point)}/{step.to_point}*/{point_text(move.to_point)}"
             message = f"{text} hits on {step.to_point} on the way: write {shown}"
-            warnings.append(Finding("hit_not_marked", message))
+            warnings.append(RuleNote(IssueCode.HIT_NOT_MARKED, message))
     return tuple(warnings)
 
 

@@ -1,14 +1,12 @@
-"""The rule options of RULES.md §12.1: names, types, defaults and the variants they apply to."""
+"""The rule options of RULES.md §12.1: names, types and defaults (which variants each
+applies to is said by the variant classes)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import Any
 
 from referee.errors import InvalidOptionError
-from vocabulary import VariantId
 
 
 class HeadException(StrEnum):
@@ -55,15 +53,6 @@ class DrawScoring(StrEnum):
     AT_FINISH = "at_finish"
 
 
-BACKGAMMON, LONG_NARDY, KHACHAPURI = (
-    VariantId.BACKGAMMON,
-    VariantId.LONG_NARDY,
-    VariantId.KHACHAPURI,
-)
-ALL_VARIANTS = frozenset(VariantId)
-NARDY_VARIANTS = frozenset({LONG_NARDY, KHACHAPURI})
-
-
 @dataclass(frozen=True, slots=True)
 class Options:
     """Every option of RULES.md §12.1 with its default; one value object per game or request."""
@@ -83,30 +72,9 @@ class Options:
     jacoby: bool = True
     crawford: bool = True
 
-    def to_json(self, variant_id: str) -> dict[str, Any]:
-        """The options that apply to ``variant_id``, as JSON values."""
-        return {
-            spec.name: _json_value(getattr(self, spec.name))
-            for spec in OPTION_SPECS.values()
-            if variant_id in spec.variants
-        }
 
-    def updated(self, variant_id: str, mapping: Mapping[str, object]) -> Options:
-        """These options overridden by ``mapping`` (JSON values), checked against the variant."""
-        changes: dict[str, Any] = {}
-        for name, value in mapping.items():
-            spec = OPTION_SPECS.get(name)
-            if spec is None:
-                raise InvalidOptionError(f"unknown option {name!r}", option=name)
-            if variant_id not in spec.variants:
-                raise InvalidOptionError(
-                    f"option {name!r} does not apply to {variant_id}", option=name
-                )
-            changes[name] = spec.convert(value)
-        return replace(self, **changes)
-
-
-def _json_value(value: object) -> object:
+def json_value(value: object) -> object:
+    """An option's value as JSON: enums by their value."""
     return str(value) if isinstance(value, StrEnum) else value
 
 
@@ -117,7 +85,6 @@ class OptionSpec:
     name: str
     kind: type
     default: object
-    variants: frozenset[str]
     description: str
 
     @property
@@ -180,23 +147,11 @@ _DESCRIPTIONS = {
     "crawford": "nobody may double in the Crawford game (match play, 14.9)",
 }
 
-_APPLIES_TO = {
-    "head_exception": frozenset({LONG_NARDY}),
-    "first_turn_scope": frozenset({LONG_NARDY}),
-    "block_rule": NARDY_VARIANTS,
-    "block_timing": NARDY_VARIANTS,
-    "judge": ALL_VARIANTS,
-    "draw_rule": NARDY_VARIANTS,
-    "draw_scoring": NARDY_VARIANTS,
-    "koks": frozenset({LONG_NARDY}),
-}
-
 OPTION_SPECS: dict[str, OptionSpec] = {
     field.name: OptionSpec(
         name=field.name,
         kind=type(field.default),
         default=field.default,
-        variants=_APPLIES_TO.get(field.name, frozenset({BACKGAMMON})),
         description=_DESCRIPTIONS[field.name],
     )
     for field in fields(Options)

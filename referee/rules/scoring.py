@@ -7,10 +7,8 @@ from enum import StrEnum
 
 from referee.rules.board import Board
 from referee.rules.options import Options
-from referee.rules.variants import Khachapuri, Variant, Win, WinKind
+from referee.rules.variants import Variant, Win, WinKind
 from vocabulary import Side
-
-KIND_VALUES = {WinKind.SINGLE: 1, WinKind.MARS: 2, WinKind.KOKS: 3}
 
 
 class Termination(StrEnum):
@@ -71,20 +69,9 @@ def score_drop(doubler: Side, stake: Stake) -> GameResult:
 def score_resignation(
     variant: type[Variant], winner: Side, value: int, stake: Stake, options: Options
 ) -> GameResult:
-    """A resignation valued from the record's ``Wins N`` as gnubg does (FORMATS.md part 1 §5):
-    N up to the cube is single, up to twice the cube mars, more is koks where koks exists
-    (mars otherwise). In khachapuri a resignation is worth what it says, at most 30."""
-    if variant is Khachapuri:
-        points = max(1, min(value, 30))
-        kind = WinKind.MARS if points == 30 else WinKind.SINGLE
-        return GameResult(winner, Termination.RESIGN, kind, 1, None, False, points)
-    if value <= stake.cube:
-        kind = WinKind.SINGLE
-    elif value <= 2 * stake.cube or not variant.has_koks(options):
-        kind = WinKind.MARS
-    else:
-        kind = WinKind.KOKS
-    return value_win(Win(kind, KIND_VALUES[kind]), winner, Termination.RESIGN, stake)
+    """A resignation for ``Wins N``: the variant values it (``Variant.resignation_win``)."""
+    win = variant.resignation_win(value, stake.cube, options)
+    return value_win(win, winner, Termination.RESIGN, stake)
 
 
 def score_draw(stake: Stake) -> GameResult:

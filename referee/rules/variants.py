@@ -7,23 +7,23 @@ The move generator (``movegen``) is shared; it asks the variant for the facts of
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import ClassVar
 
-from referee.errors import UnknownVariantError
+from referee.errors import InvalidOptionError, UnknownVariantError
 from referee.rules.board import HOME_TOP, Board, layout_from
 from referee.rules.options import (
-    BACKGAMMON,
-    KHACHAPURI,
-    LONG_NARDY,
+    OPTION_SPECS,
     BlockRule,
     BlockTiming,
     FirstTurnScope,
     HeadException,
     Options,
+    json_value,
 )
-from vocabulary import BAR, CHECKERS, Side, VariantId
+from vocabulary import BAR, CHECKERS, PositionProblem, Side, VariantId
 
 
 class WinKind(StrEnum):
@@ -65,6 +65,10 @@ class Win:
 
 
 HEAD = 24
+KIND_VALUES = {WinKind.SINGLE: 1, WinKind.MARS: 2, WinKind.KOKS: 3}
+"""Points of each kind of win before the cube (backgammon and long nardy)."""
+MARS_POINTS = 2 * CHECKERS
+"""A khachapuri mars: 30 points (RULES.md §11)."""
 
 
 class Variant:
@@ -80,6 +84,75 @@ class Variant:
     opening_doublets: ClassVar[bool]
     """The first roll of a game from the start may be a doublet (nardy: the starter rolls
     afresh, RULES.md 3.1; backgammon: he plays the two different opening dice, 14.2)."""
+    option_names: ClassVar[frozenset[str]]
+    """The options of RULES.md §12.1 that apply to this variant."""
+    variation_tags: ClassVar[tuple[str, ...]]
+    """The ``[Variation "..."]`` values of a record that name this variant (lower case)."""
+
+    @classmethod
+    def options_with(cls, mapping: Mapping[str, object], base: Options | None = None) -> Options:
+        """``base`` (default: every default) overridden by ``mapping`` (JSON values); an
+        unknown option, a bad value or one that does not apply here is InvalidOptionError."""
+        changes: dict[str, object] = {}
+        for name, value in mapping.items():
+            spec = OPTION_SPECS.get(name)
+            if spec is None:
+                raise InvalidOptionError(f"unknown option {name!r}", option=name)
+            if name not in cls.option_names:
+                raise InvalidOptionError(f"option {name!r} does not apply to {cls.id}", option=name)
+            changes[name] = spec.convert(value)
+        return replace(base or Options(), **changes)  # type: ignore[arg-type]
+
+    @classmethod
+    def options_json(cls, options: Options) -> dict[str, object]:
+        """The options that apply here, as JSON values, in RULES.md §12.1's order."""
+        return {
+            name: json_value(getattr(options, name))
+            for name in OPTION_SPECS
+            if name in cls.option_names
+        }
+
+    @classmethod
+    def position_problems(cls, board: Board, has_cube_field: bool) -> list[PositionProblem]:
+        """What this variant's positions can never have: a bar without hitting, a cube
+        field without the cube."""
+        problems = []
+        if not cls.hitting and (board.white[BAR] or board.black[BAR]):
+            message = f"{cls.id} has no bar: the bar field must be w0b0"
+            problems.append(PositionProblem("bar_in_nardy", message, "bar"))
+        if not cls.has_cube and has_cube_field:
+            message = f"{cls.id} has no cube: the cube field must be -"
+            problems.append(PositionProblem("cube_in_nardy", message, "cube"))
+        return problems
+
+    @classmethod
+    def resignation_values(cls, options: Options) -> frozenset[int]:
+        """The values a player may resign for: single, mars and (where it exists) koks."""
+        return frozenset(KIND_VALUES[kind] for kind in cls.win_kinds(options))
+
+    @classmethod
+    def win_kinds(cls, options: Options) -> tuple[WinKind, ...]:
+        return (
+            (WinKind.SINGLE, WinKind.MARS, WinKind.KOKS)
+            if cls.has_koks(options)
+            else (
+                WinKind.SINGLE,
+                WinKind.MARS,
+            )
+        )
+
+    @classmethod
+    def resignation_win(cls, value: int, cube: int, options: Options) -> Win:
+        """A resignation valued from the record's ``Wins N`` as gnubg does (FORMATS.md
+        part 1 §5): N up to the cube is single, up to twice the cube mars, more koks where
+        koks exists (mars otherwise)."""
+        if value <= cube:
+            kind = WinKind.SINGLE
+        elif value <= 2 * cube or not cls.has_koks(options):
+            kind = WinKind.MARS
+        else:
+            kind = WinKind.KOKS
+        return Win(kind, KIND_VALUES[kind])
 
     @staticmethod
     def opposite(point: int) -> int:
@@ -139,13 +212,17 @@ class Variant:
 class Backgammon(Variant):
     """Short nardy: standard backgammon with hitting, the bar and the doubling cube."""
 
-    id = BACKGAMMON
+    id = VariantId.BACKGAMMON
     title = "Short nardy (backgammon)"
     aliases = ("bg", "short-nardy")
     hitting = True
     has_cube = True
     start = ((24, 2), (13, 5), (8, 3), (6, 5))
     opening_doublets = False
+    option_names = frozenset(
+        {"judge", "cube", "cube_limit", "beavers", "auto_doubles", "jacoby", "crawford"}
+    )
+    variation_tags = ("backgammon", "short nardy")
 
     @staticmethod
     def opposite(point: int) -> int:
@@ -167,6 +244,7 @@ class NardyVariant(Variant):
     hitting = False
     has_cube = False
     opening_doublets = True
+    option_names = frozenset({"block_rule", "block_timing", "judge", "draw_rule", "draw_scoring"})
 
     @staticmethod
     def opposite(point: int) -> int:
@@ -180,10 +258,12 @@ class NardyVariant(Variant):
 class LongNardy(NardyVariant):
     """Long nardy: all 15 on the head, one checker off the head per turn, oin/mars."""
 
-    id = LONG_NARDY
+    id = VariantId.LONG_NARDY
     title = "Long nardy"
     aliases = ("ln", "long")
     start = ((HEAD, CHECKERS),)
+    option_names = NardyVariant.option_names | {"head_exception", "first_turn_scope", "koks"}
+    variation_tags = ("long nardy",)
 
     @classmethod
     def head_limit(
@@ -236,10 +316,11 @@ class LongNardy(NardyVariant):
 class Khachapuri(NardyVariant):
     """Khachapuri: long nardy from 4 + 11, no head limit, scored by borne-off difference."""
 
-    id = KHACHAPURI
+    id = VariantId.KHACHAPURI
     title = "Khachapuri"
     aliases = ("kh", "khachapuri-nardy")
     start = ((HEAD, 4), (HOME_TOP, 11))
+    variation_tags = ("khachapuri",)
 
     @classmethod
     def has_koks(cls, options: Options) -> bool:
@@ -249,8 +330,19 @@ class Khachapuri(NardyVariant):
     def classify_win(cls, board: Board, winner: Side, options: Options) -> Win:
         loser_off = board.borne_off(winner.other)
         if loser_off == 0:
-            return Win(WinKind.MARS, 2 * CHECKERS)
+            return Win(WinKind.MARS, MARS_POINTS)
         return Win(WinKind.SINGLE, CHECKERS - loser_off)
+
+    @classmethod
+    def resignation_values(cls, options: Options) -> frozenset[int]:
+        """Any difference a game can end with: 1..14, or 30 for a mars (RULES.md §11)."""
+        return frozenset({*range(1, CHECKERS), MARS_POINTS})
+
+    @classmethod
+    def resignation_win(cls, value: int, cube: int, options: Options) -> Win:
+        """A resignation is worth what it says, at least 1 and at most a mars, 30."""
+        points = max(1, min(value, MARS_POINTS))
+        return Win(WinKind.MARS if points == MARS_POINTS else WinKind.SINGLE, points)
 
 
 @functools.lru_cache(maxsize=256)
@@ -275,9 +367,19 @@ _OPPOSITES: dict[str, tuple[int, ...]] = {
     variant.id: tuple(variant.opposite(p) if p else 0 for p in range(25)) for variant in VARIANTS
 }
 
+_BY_VARIATION: dict[str, type[Variant]] = {
+    tag: variant for variant in VARIANTS for tag in variant.variation_tags
+}
+
 _BY_NAME: dict[str, type[Variant]] = {
     name: variant for variant in VARIANTS for name in (variant.id, *variant.aliases)
 }
+
+
+def find_variation(tag: str) -> type[Variant] | None:
+    """The variant a record's ``[Variation "..."]`` names, or None for one this referee
+    cannot check (NackGammon, HyperGammon...)."""
+    return _BY_VARIATION.get(tag.strip().lower())
 
 
 def find_variant(name: str) -> type[Variant]:

@@ -92,8 +92,6 @@ def codes(text: str) -> set[str]:
     [
         (BG_START.replace("2b,", "1b,", 1), "checker_count"),
         (BG_START.replace("w0b0 w0b0", "w0b0 w1b0"), "checker_count"),
-        (LN_START.replace("15w w0b0", "14w w1b0"), "bar_in_nardy"),
-        (LN_START.replace(" - 0:0-0", " 1c 0:0-0"), "cube_in_nardy"),
         (LN_START.replace(" w 65 ", " w d "), "double_without_cube"),
         (BG_START.replace(" 1c ", " 3w "), "cube_value"),
         (BG_START.replace(" w 31 ", " - 31 "), "turn_state"),

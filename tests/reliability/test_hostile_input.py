@@ -59,6 +59,7 @@ from referee.bridge import read_position
 from referee.errors import RefereeError
 from referee.plays_service import PlaysService
 from referee.rules.options import OPTION_SPECS
+from referee.rules.variants import find_variant
 from tests.reliability.test_concurrency import small_record
 
 # Failing examples of 10^6 characters make hypothesis warn that their repr is large.
@@ -379,13 +380,15 @@ def playable_positions(draw: st.DrawFn) -> str:
 
 
 def _variant_options(position: str) -> st.SearchStrategy[dict[str, object]]:
-    variant = {"bac": "backgammon", "lon": "long-nardy", "kha": "khachapuri"}[position[:3]]
+    variant = find_variant(
+        {"bac": "backgammon", "lon": "long-nardy", "kha": "khachapuri"}[position[:3]]
+    )
     valid = {
         name: st.sampled_from(spec.values)
         if spec.values
         else (st.booleans() if spec.kind is bool else st.sampled_from([0, 2, 4, 2**40]))
         for name, spec in OPTION_SPECS.items()
-        if variant in spec.variants
+        if name in variant.option_names
     }
     return st.one_of(st.just({}), st.fixed_dictionaries({}, optional=valid), option_maps)
 

@@ -761,13 +761,13 @@ KH_ONLY_LN = {"head_exception", "first_turn_scope", "koks"}
 def test_every_option_value_is_accepted(name, value):
     # §12.1: each value of each option applicable to long nardy; khachapuri accepts all of
     # them except head_exception, first_turn_scope and koks (long-nardy only).
-    got = getattr(Options().updated("long-nardy", {name: value}), name)
+    got = getattr(LongNardy.options_with({name: value}), name)
     assert got is value if isinstance(value, bool) else got == value
     if name in KH_ONLY_LN:
         with pytest.raises(InvalidOptionError):
-            Options().updated("khachapuri", {name: value})
+            Khachapuri.options_with({name: value})
     else:
-        assert getattr(Options().updated("khachapuri", {name: value}), name) == got
+        assert getattr(Khachapuri.options_with({name: value}), name) == got
 
 
 @pytest.mark.parametrize(
@@ -786,7 +786,7 @@ def test_every_option_value_is_accepted(name, value):
 )
 def test_invalid_options_are_rejected(variant, mapping):
     with pytest.raises(InvalidOptionError):
-        Options().updated(variant, mapping)
+        find_variant(variant).options_with(mapping)
 
 
 # ---------------------------------------------------------------------------------------

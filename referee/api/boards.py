@@ -1,0 +1,66 @@
+"""The board endpoint: any position drawn as SVG."""
+
+from __future__ import annotations
+
+import hashlib
+
+from flask import Blueprint, Response, request
+
+from referee.api.schemas import BoardQuery
+from referee.board_svg import DRAWING, board_svg, changed_points
+from referee.bridge import read_position, write_position
+from vocabulary import Side
+
+blueprint = Blueprint("boards", __name__)
+
+SVG = "image/svg+xml"
+
+
+@blueprint.get("/v1/positions/svg")
+def position_svg() -> Response:
+    """A position drawn as an SVG board.
+    ---
+    get:
+      summary: Draw a position
+      description: >
+        The board of a position string (NOTATION.md §1) as image/svg+xml: points, checkers,
+        bar, borne-off trays, cube, dice, pip counts and the side on turn, from White's
+        side (orientation w) or Black's (b). The root element carries data-position and
+        every checker data-side, data-point (White's numbering, bar, off) and data-count.
+        The string fixes the image: the strong ETag answers If-None-Match with 304. With
+        before (the position before a play) the points the play changed are marked.
+      parameters:
+        - {in: query, name: position, required: true, schema: {type: string}}
+        - {in: query, name: orientation, schema: {type: string, enum: [w, b], default: w}}
+        - {in: query, name: size, schema: {type: integer, minimum: 16, maximum: 4096}}
+        - {in: query, name: before, schema: {type: string}}
+        - {in: query, name: white, schema: {type: string, maxLength: 100, default: White}}
+        - {in: query, name: black, schema: {type: string, maxLength: 100, default: Black}}
+      responses:
+        200:
+          description: The board
+          content: {image/svg+xml: {schema: {type: string}}}
+        304: {description: Not modified (If-None-Match)}
+        422: Problem
+    """
+    args = BoardQuery().load(request.args.to_dict())
+    position = read_position(args["position"])
+    canonical = write_position(position)
+    marked = changed_points(args["before"], canonical) if "before" in args else frozenset()
+    players = (args["white"], args["black"])
+    options = (args["orientation"], str(args.get("size")), args.get("before", ""), *players)
+    key = "\n".join((DRAWING, canonical, *options))
+    response = Response(
+        board_svg(
+            position,
+            orientation=Side(args["orientation"]),
+            size=args.get("size"),
+            last_play=marked,
+            players=players,
+        ),
+        mimetype=SVG,
+    )
+    response.set_etag(hashlib.sha256(key.encode()).hexdigest())
+    response.headers["Cache-Control"] = "public, max-age=86400"
+    response.make_conditional(request)
+    return response

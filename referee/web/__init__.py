@@ -1,0 +1,226 @@
+"""The web pages: check a record, browse the archive, replay a match on a drawn board.
+
+Server-rendered (Jinja2) and usable as plain links; one small script adds keys and
+in-place stepping. The pages call the same services as the API (``adjudicate``, the
+archive service, the replay), never their own copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Blueprint, render_template, request, url_for
+from marshmallow import ValidationError
+
+from notation.errors import NotationError
+from notation.options import parse_rules_text
+from referee.adjudication import adjudicate
+from referee.api.auth import READ, requires
+from referee.api.matches import match_query
+from referee.api.storage import archive
+from referee.errors import InvalidNotationError, RefereeError
+from referee.matches import replay, replay_actions, stored_match, summary
+from referee.rules.variants import VARIANTS
+from referee.web.viewer import GameReplay, Step, game_replay, step_board
+from vocabulary import Side
+
+blueprint = Blueprint(
+    "web", __name__, template_folder="templates", static_folder="static", static_url_path="/assets"
+)
+
+PAGES = frozenset({"web.index", "web.check", "web.matches", "web.match", "web.static"})
+"""The pages' endpoints (not part of the API's OpenAPI document)."""
+PAGE_SIZE = 25
+SEARCH_FIELDS = ("player", "event", "variant", "valid", "q")
+
+
+@blueprint.errorhandler(RefereeError)
+def referee_error(error: RefereeError) -> tuple[str, int]:
+    return render_template("error.html", title=error.title, message=error.message), error.status
+
+
+@blueprint.errorhandler(ValidationError)
+def validation_error(error: ValidationError) -> tuple[str, int]:
+    messages = error.messages
+    fields = ", ".join(map(str, messages)) if isinstance(messages, dict) else "the query"
+    message = f"these search fields are not valid: {fields}"
+    return render_template("error.html", title="Invalid search", message=message), 422
+
+
+def _orientation() -> Side:
+    return Side.BLACK if request.args.get("o") == "b" else Side.WHITE
+
+
+@blueprint.get("/")
+def index() -> str:
+    return render_template("index.html", variants=VARIANTS, form={})
+
+
+def _submitted_record() -> str:
+    """The uploaded file when one was chosen, else the pasted text."""
+    upload = request.files.get("file")
+    if upload is not None and upload.filename:
+        try:
+            text: str = upload.read().decode("utf-8-sig")
+            return text
+        except UnicodeDecodeError:
+            raise InvalidNotationError("the uploaded file is not UTF-8 text") from None
+    return request.form.get("record", "")
+
+
+@blueprint.post("/check")
+def check() -> tuple[str, int]:
+    """The verdict page of a pasted or uploaded record, with its replay."""
+    form = {name: request.form.get(name, "") for name in ("record", "variant", "mode", "options")}
+    try:
+        text = _submitted_record()
+        if not text.strip():
+            raise InvalidNotationError("paste a record or choose a file")
+        options = parse_rules_text(form["options"]) if form["options"].strip() else {}
+        mode = form["mode"] if form["mode"] in ("strict", "condone") else "strict"
+        adjudication = adjudicate(text, form["variant"] or None, mode, options, True)
+    except NotationError as error:
+        return _form_error(form, f"options: {error.message}")
+    except RefereeError as error:
+        return _form_error(form, error.message)
+    verdict = adjudication.verdict.to_json()
+    players = verdict["match"]["players"]
+    games = [
+        game_replay(index, replay_actions(steps), players)
+        for index, steps in enumerate(adjudication.replays, start=1)
+    ]
+    page = _viewer_page(games, players, _svg_href, lambda game: None)
+    return render_template("verdict.html", verdict=verdict, **page), 200
+
+
+def _form_error(form: dict[str, str], message: str) -> tuple[str, int]:
+    return render_template("index.html", variants=VARIANTS, form=form, error=message), 422
+
+
+def _svg_href(step: Step, orientation: Side, players: Sequence[str]) -> str:
+    """Without a stored match, a step's plain link is its board image."""
+    return url_for(
+        "boards.position_svg",
+        position=step.position,
+        before=step.before,
+        orientation=str(orientation),
+        white=players[0],
+        black=players[1],
+    )
+
+
+StepHref = Callable[[Step, Side, Sequence[str]], str]
+"""A step's plain link (it must work without JavaScript)."""
+
+
+def _viewer_page(
+    games: list[GameReplay],
+    players: Sequence[str],
+    href: StepHref,
+    other_game: Callable[[int], str | None],
+) -> dict[str, Any]:
+    """What the viewer partial needs: the games shown, the current step and its board, and
+    ``finding_href(game, line)``: where a finding of the verdict is shown (in this page,
+    else ``other_game(game)``)."""
+    orientation = _orientation()
+    shown = [game for game in games if game.steps]
+    current: Step | None = None
+    if shown:
+        with_errors = [game for game in shown if any(step.error for step in game.steps)]
+        current = (with_errors or shown)[0].step(request.args.get("a", type=int))
+    by_number = {game.game: game for game in shown}
+    links: dict[str, str] = {}
+    if current is not None:
+        steps = by_number[current.game].steps
+        at = current.number
+        targets = {
+            "Home": steps[0],
+            "ArrowLeft": steps[max(at - 1, 0)],
+            "ArrowRight": steps[min(at + 1, len(steps) - 1)],
+            "End": steps[-1],
+        }
+        later_error = next((step for step in steps[at + 1 :] if step.error), None)
+        if later_error is not None:
+            targets["n"] = later_error
+        links = {key: href(step, orientation, players) for key, step in targets.items()}
+        links["f"] = href(current, orientation.other, players)
+
+    def finding_href(game: int, line: int | None) -> str | None:
+        if game not in by_number:
+            return other_game(game)
+        anchor = by_number[game].anchor_of_line(line)
+        return None if anchor is None else f"#{anchor}"
+
+    return {
+        "games": shown,
+        "current": current,
+        "board": None if current is None else step_board(current, orientation, players),
+        "orientation": str(orientation),
+        "players": players,
+        "href": lambda step: href(step, orientation, players),
+        "finding_href": finding_href,
+        "links": links,
+    }
+
+
+@blueprint.get("/matches")
+@requires(READ)
+def matches() -> str:
+    """The archive: a search form and a page of matches, newest first."""
+    values = {name: request.args[name] for name in SEARCH_FIELDS if request.args.get(name)}
+    if request.args.get("cursor"):
+        values["cursor"] = request.args["cursor"]
+    query = match_query({**values, "limit": str(PAGE_SIZE)})
+    rows = [summary(row) for row in archive().search(query)]
+    next_page = None
+    if len(rows) == PAGE_SIZE:
+        following = urlencode({**values, "cursor": str(rows[-1]["id"])})
+        next_page = f"{url_for('web.matches')}?{following}"
+    return render_template(
+        "matches.html",
+        rows=rows,
+        search=values,
+        variants=VARIANTS,
+        next_page=next_page,
+        paged="cursor" in values,
+    )
+
+
+@blueprint.get("/matches/<int:match_id>")
+@requires(READ)
+def match(match_id: int) -> str:
+    """A stored match: its verdict and the viewer of one game (``?g=``)."""
+    row = stored_match(archive(), match_id)
+    verdict = row["verdict"]
+    players = [row["white"], row["black"]]
+    count = len(verdict["games"])
+    game = request.args.get("g", default=1, type=int)
+    game = max(1, min(game, count)) if count else 1
+    checked = any(verdict["variant"] == variant.id for variant in VARIANTS)
+    games = []  # a variation the referee cannot check (NackGammon...) has no replay
+    if count and checked:
+        games = [game_replay(game, replay(archive(), match_id, game)["actions"], players)]
+
+    def href(step: Step, orientation: Side, names: Sequence[str]) -> str:
+        query = {"g": str(step.game), "a": str(step.number)}
+        if orientation is Side.BLACK:
+            query["o"] = "b"
+        return f"{url_for('web.match', match_id=match_id)}?{urlencode(query)}#{step.anchor}"
+
+    def other_game(number: int) -> str:
+        return url_for("web.match", match_id=match_id, g=number)
+
+    later_errors = [g["index"] for g in verdict["games"][game:] if g["errors"]]
+    page = _viewer_page(games, players, href, other_game)
+    return render_template(
+        "match.html",
+        row=summary(row),
+        verdict=verdict,
+        game=game,
+        game_count=count,
+        next_error_game=other_game(later_errors[0]) if later_errors else None,
+        game_href=url_for("web.match", match_id=match_id) + "?g=",
+        **page,
+    )

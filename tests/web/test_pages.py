@@ -1,0 +1,217 @@
+"""The web pages through Flask's test client: the check form and its verdict, the archive
+and a stored match's viewer, each usable as plain links (no JavaScript here)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from io import BytesIO
+from pathlib import Path
+
+import pytest
+
+import referee.web
+from tests.api.test_matches_api import (
+    BG_EXAMPLE,
+    KH_EXAMPLE,
+    LN_EXAMPLE,
+    Env,
+    example,
+    invalid_galaxy,
+    make_env,
+)
+
+
+class Elements(HTMLParser):
+    """Every start tag of a page with its attributes, and its text."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str]]] = []
+        self.text: list[str] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, {name: value or "" for name, value in attrs}))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+    def with_id(self, element_id: str) -> dict[str, str]:
+        return next(attrs for _, attrs in self.tags if attrs.get("id") == element_id)
+
+    def words(self) -> str:
+        return " ".join("".join(self.text).split())
+
+
+def board(html: str) -> ET.Element:
+    """The inline board of a page."""
+    found = re.search(r"<svg .*?</svg>", html, re.S)
+    assert found is not None
+    return ET.fromstring(found.group(0))
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> Env:
+    return make_env(tmp_path / "pages.sqlite3")
+
+
+def test_the_home_page_says_what_this_is_and_has_the_form(env: Env) -> None:
+    page = env.client.get("/")
+    assert page.status_code == 200
+    parsed = Elements(page.get_data(as_text=True))
+    assert "A referee for backgammon, long nardy and khachapuri" in parsed.words()
+    names = {
+        attrs.get("name") for tag, attrs in parsed.tags if tag in ("textarea", "input", "select")
+    }
+    assert {"record", "file", "variant", "mode", "options"} <= names
+
+
+def test_a_pasted_record_gets_its_verdict_in_words(env: Env) -> None:
+    page = env.client.post("/check", data={"record": example(BG_EXAMPLE), "mode": "strict"})
+    assert page.status_code == 200
+    words = Elements(page.get_data(as_text=True)).words()
+    # examples/backgammon_match.mat: Alice 1 (1-0), Bob 2 (1-2), Alice a gammon x 2 (5-2).
+    assert "Valid Alice – Bob" in words
+    assert "5-point match" in words
+    assert "Alice wins the match" in words
+    for after in ("1–0", "1–2", "5–2"):
+        assert after in words
+
+
+def test_an_uploaded_long_nardy_record_is_checked_with_the_chosen_options(env: Env) -> None:
+    data = {"file": (BytesIO(example(LN_EXAMPLE).encode()), LN_EXAMPLE), "mode": "condone"}
+    page = env.client.post("/check", data=data, content_type="multipart/form-data")
+    assert page.status_code == 200
+    words = Elements(page.get_data(as_text=True)).words()
+    assert "long-nardy" in words and "checked condone" in words
+    assert "Bob wins the match" in words
+
+
+def test_an_invalid_record_shows_the_error_with_rule_line_move_and_alternatives(
+    env: Env,
+) -> None:
+    html = env.client.post("/check", data={"record": invalid_galaxy()}).get_data(as_text=True)
+    parsed = Elements(html)
+    words = parsed.words()
+    assert "Invalid lasse – robacc" in words
+    assert (
+        "(rule wrong_die), line 20, move 3 (lasse): 13/8 24/23 cannot be played with 4-1" in words
+    )
+    # Game 1's actions: robacc 61, lasse 55, robacc 64, lasse 41: the fourth is marked.
+    assert "illegal" in parsed.with_id("g1-a4")["class"]
+    assert "current" in parsed.with_id("g1-a4")["class"]  # the page opens at the first error
+    assert "Legal: 24/23 24/20" in words
+    assert 'href="#g1-a4"' in html  # the finding links to the board
+    # The board: the position the illegal play was written in (lasse 55: 8/3(2) 13/8(2);
+    # robacc 61: 13/7 8/7 and 64: 24/18/14 in his numbering, 25 - p in White's).
+    assert board(html).get("data-position") == (
+        "backgammon 1b,,2w,,,5w,,3w,,,1b,4b,3w,,,,2b,2b,5b,,,,,2w w0b0 w0b0 w - 1c 7:0-0 -"
+    )
+
+
+def test_without_javascript_each_action_of_a_pasted_record_links_to_its_board(env: Env) -> None:
+    html = env.client.post("/check", data={"record": example(KH_EXAMPLE)}).get_data(as_text=True)
+    parsed = Elements(html)
+    links = [
+        attrs["href"]
+        for tag, attrs in parsed.tags
+        if tag == "a" and "/v1/positions/svg?" in attrs.get("href", "")
+    ]
+    assert links
+    image = env.client.get(links[1].replace("&amp;", "&"))
+    assert image.status_code == 200 and image.mimetype == "image/svg+xml"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"record": ""}, "paste a record or choose a file"),
+        ({"record": "hello"}, ""),
+        ({"record": example(BG_EXAMPLE), "options": "crawford=maybe"}, "crawford"),
+        ({"record": example(BG_EXAMPLE), "options": "draw_rule=true"}, "draw_rule"),
+    ],
+)
+def test_a_bad_submission_comes_back_to_the_form_with_the_reason(
+    env: Env, data: dict[str, str], message: str
+) -> None:
+    page = env.client.post("/check", data=data)
+    assert page.status_code == 422
+    html = page.get_data(as_text=True)
+    assert 'role="alert"' in html and message in html
+    assert 'name="record"' in html
+
+
+def test_the_archive_lists_searches_and_pages(env: Env, monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = [env.stored(example(name)) for name in (BG_EXAMPLE, LN_EXAMPLE, KH_EXAMPLE)]
+    invalid = env.stored(invalid_galaxy(), allow_invalid=True)
+    listed = env.client.get("/matches").get_data(as_text=True)
+    for match_id in [*ids, invalid]:
+        assert f'href="/matches/{match_id}"' in listed
+    only_invalid = env.client.get("/matches?valid=false&player=&q=").get_data(as_text=True)
+    assert f'href="/matches/{invalid}"' in only_invalid
+    assert f'href="/matches/{ids[0]}"' not in only_invalid
+    by_variant = env.client.get("/matches?variant=khachapuri").get_data(as_text=True)
+    assert (
+        f'href="/matches/{ids[2]}"' in by_variant and f'href="/matches/{ids[1]}"' not in by_variant
+    )
+    assert 'href="/matches/' not in env.client.get("/matches?player=nobody").get_data(as_text=True)
+    monkeypatch.setattr(referee.web, "PAGE_SIZE", 3)
+    first = Elements(env.client.get("/matches").get_data(as_text=True))
+    following = next(attrs["href"] for tag, attrs in first.tags if attrs.get("rel") == "next")
+    second = env.client.get(following).get_data(as_text=True)
+    assert f'href="/matches/{ids[0]}"' in second  # the oldest, on the second page
+
+
+def test_a_bad_search_is_an_error_page(env: Env) -> None:
+    page = env.client.get("/matches?valid=perhaps")
+    assert page.status_code == 422
+    assert "valid" in page.get_data(as_text=True)
+
+
+def test_a_stored_match_links_its_records_and_shows_any_action(env: Env) -> None:
+    match_id = env.stored(example(LN_EXAMPLE))
+    html = env.client.get(f"/matches/{match_id}?g=2&a=1").get_data(as_text=True)
+    assert f'href="/v1/matches/{match_id}?format=original"' in html
+    assert f'href="/v1/matches/{match_id}?format=canonical"' in html
+    actions = env.client.get(f"/v1/matches/{match_id}/games/2/replay").get_json()["actions"]
+    assert board(html).get("data-position") == actions[0]["position_after"]
+    parsed = Elements(html)
+    assert "current" in parsed.with_id("g2-a1")["class"]
+    # Plain links: stepping and flipping without JavaScript.
+    hrefs = {attrs.get("data-key"): attrs.get("href") for tag, attrs in parsed.tags if tag == "a"}
+    assert hrefs["ArrowRight"] == f"/matches/{match_id}?g=2&amp;a=2#g2-a2".replace("&amp;", "&")
+    flipped = env.client.get(hrefs["f"] or "").get_data(as_text=True)
+    assert board(flipped).get("data-orientation") == "b"
+
+
+def test_an_unknown_match_is_a_404_page(env: Env) -> None:
+    page = env.client.get("/matches/999")
+    assert page.status_code == 404
+    assert page.mimetype == "text/html"
+
+
+def test_a_private_archive_needs_a_token_for_its_pages(tmp_path: Path) -> None:
+    private = make_env(tmp_path / "private.sqlite3", PRIVATE=True)
+    assert private.client.get("/matches").status_code == 401
+    assert private.client.get("/").status_code == 200
+
+
+def test_names_from_a_record_are_escaped_on_the_page(env: Env) -> None:
+    record = example(BG_EXAMPLE).replace(" Alice : ", " <img src=x onerror=alert(1)> : ")
+    html = env.client.post("/check", data={"record": record}).get_data(as_text=True)
+    assert "<img src=x" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
+def test_a_stored_record_of_a_variation_that_cannot_be_checked_shows_its_verdict(
+    env: Env,
+) -> None:
+    record = example(BG_EXAMPLE).replace('[Variation "Backgammon"]', '[Variation "Nackgammon"]')
+    match_id = env.stored(record, allow_invalid=True)
+    page = env.client.get(f"/matches/{match_id}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "cannot be checked" in html
+    assert "data-viewer" not in html
