@@ -228,3 +228,13 @@ def test_a_check_past_the_workers_slots_is_503_with_retry_after(
     finally:
         slots.release()
     assert env.client.post("/v1/records/check", json=record).status_code == 200
+
+
+def test_the_check_page_shares_the_checks_rate_limit(tmp_path: Path) -> None:
+    env = make_env(tmp_path / "a.sqlite3", RATE_LIMITS={"check": Rate(1, 60)})
+    form = {"record": example(BG_EXAMPLE)}
+    assert env.client.post("/check", data=form).status_code == 200
+    response = env.client.post("/check", data=form)
+    assert response.status_code == 429
+    assert response.mimetype == "text/html"
+    assert response.headers["Retry-After"] == "60"
