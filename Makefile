@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/memory.py
 	$(BIN)/python benchmarks/worst_inputs.py
 	$(BIN)/python benchmarks/board_speed.py
+	$(BIN)/python benchmarks/live_load.py
 
 openapi: $(STAMP)
 	$(BIN)/python -m referee.api.openapi

@@ -11,7 +11,7 @@ worker_class = "gthread"
 workers = int(os.environ.get("NARDY_REFEREE_WORKERS", "2"))
 # One thread per request in flight; a live NDJSON stream holds one for its whole life, so
 # leave room for streams beside checking (which its own budget bounds, referee/budget.py).
-threads = int(os.environ.get("NARDY_REFEREE_THREADS", "32"))
+threads = int(os.environ.get("NARDY_REFEREE_THREADS", "64"))
 # Connections open at once per worker (idle keep-alive ones included; they hold no thread).
 worker_connections = 1000
 # gthread workers beat their heartbeat from the main thread, busy threads or not: this only

@@ -88,6 +88,47 @@ def _create_tokens(db: Database) -> None:
     db["tokens"].create_index(["token_hash"], unique=True)  # type: ignore[union-attr]
 
 
+@migrations(name="0003_live_matches")
+def _create_live_matches(db: Database) -> None:
+    db["live_matches"].create(  # type: ignore[union-attr]
+        {
+            "id": int,
+            "variant": str,
+            "length": int,
+            "options": str,
+            "white": str,
+            "black": str,
+            "move_seconds": int,
+            "host_token_id": int,
+            "server_seed": str,
+            "commitment": str,
+            "seed_w": str,
+            "seed_b": str,
+            "status": str,
+            "ply": int,
+            "version": int,
+            "throws": int,
+            "deadline": float,
+            "state": str,
+            "match_id": int,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        not_null={"variant", "length", "options", "white", "black", "move_seconds", "status"}
+        | {"server_seed", "commitment", "ply", "version", "throws", "state"}
+        | {"created_at", "updated_at"},
+        strict=True,
+    )
+    db["live_matches"].create_index(["status"])  # type: ignore[union-attr]
+    db["live_throws"].create(  # type: ignore[union-attr]
+        {"live_id": int, "k": int, "die1": int, "die2": int, "game": int, "use": str},
+        pk=("live_id", "k"),
+        foreign_keys=[("live_id", "live_matches", "id")],
+        strict=True,
+    )
+
+
 @migrations(name="0004_derived")
 def _create_derived(db: Database) -> None:
     """What is computed from a stored record (replays, re-checks), kept per rules revision."""
@@ -191,6 +232,20 @@ SUMMARY_COLUMNS = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """One throw of a live match's dice, as its proof lists it."""
+
+    k: int
+    dice: tuple[int, int]
+    game: int
+    use: str
+
+
+class LiveConflictError(Exception):
+    """The live match changed since it was read: read it again."""
+
+
 class Archive:
     """A connection to the archive file; one per request (connections are not shared)."""
 
@@ -199,6 +254,7 @@ class Archive:
         path.parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS)
         self.db = Database(connection)
+        self.path = path
 
     @classmethod
     def prepare(cls, path: str | Path) -> None:
@@ -230,40 +286,9 @@ class Archive:
 
     def store(self, match: NewMatch) -> Stored:
         """Insert the match, or find the one with the same canonical SHA-256."""
-        row = {
-            "sha256": match.sha256,
-            "variant": match.variant,
-            "valid": int(match.valid),
-            "white": match.players[0],
-            "black": match.players[1],
-            "event": match.event,
-            "site": match.site,
-            "event_date": match.event_date,
-            "match_length": match.match_length,
-            "games": match.games,
-            "winner": match.winner,
-            "options": json.dumps(match.options),
-            "verdict": json.dumps(match.verdict),
-            "original": match.original,
-            "canonical": match.canonical,
-            "created_at": _now(),
-            "rules_revision": match.rules_revision,
-            "referee_version": match.referee_version,
-        }
-        conn = self.db.conn
-        with _write_lock(conn):
-            existing = conn.execute(
-                "SELECT id FROM matches WHERE sha256 = ?", (match.sha256,)
-            ).fetchone()
-            if existing is not None:
-                return Stored(int(existing[0]), duplicate=True)
-            columns = ", ".join(row)
-            marks = ", ".join("?" for _ in row)
-            cursor = conn.execute(
-                f"INSERT INTO matches ({columns}) VALUES ({marks})", tuple(row.values())
-            )
-            assert cursor.lastrowid is not None
-            return Stored(cursor.lastrowid, duplicate=False)
+        row = _match_row(match)
+        with _write_lock(self.db.conn) as conn:
+            return _insert_match(conn, row)
 
     def get(self, match_id: int) -> dict[str, Any] | None:
         """Every stored column of one match, verdict and options decoded."""
@@ -392,6 +417,88 @@ class Archive:
                 ),
             )
 
+    # -- live matches ---------------------------------------------------------------------
+
+    def create_live(self, row: dict[str, Any]) -> int:
+        """Insert a new live match; its id."""
+        stamped = {**row, "created_at": _now(), "updated_at": _now()}
+        columns = ", ".join(stamped)
+        marks = ", ".join("?" for _ in stamped)
+        with _write_lock(self.db.conn) as conn:
+            cursor = conn.execute(
+                f"INSERT INTO live_matches ({columns}) VALUES ({marks})", tuple(stamped.values())
+            )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def live(self, live_id: int) -> dict[str, Any] | None:
+        """Every column of one live match (``state`` as stored JSON text)."""
+        rows = _dicts(self.db.execute("SELECT * FROM live_matches WHERE id = ?", [live_id]))
+        return rows[0] if rows else None
+
+    def live_versions(self, live_ids: list[int]) -> dict[int, tuple[int, float | None]]:
+        """The version (bumped by every change) and deadline of each of these live matches."""
+        marks = ", ".join("?" for _ in live_ids)
+        rows = self.db.execute(
+            f"SELECT id, version, deadline FROM live_matches WHERE id IN ({marks})", live_ids
+        ).fetchall()
+        return {row[0]: (row[1], row[2]) for row in rows}
+
+    def live_throws(self, live_id: int) -> list[Throw]:
+        rows = self.db.execute(
+            "SELECT k, die1, die2, game, use FROM live_throws WHERE live_id = ? ORDER BY k",
+            [live_id],
+        ).fetchall()
+        return [Throw(row[0], (row[1], row[2]), row[3], row[4]) for row in rows]
+
+    def save_live(
+        self,
+        live_id: int,
+        version: int,
+        changes: dict[str, Any],
+        throws: list[Throw],
+        record: NewMatch | None = None,
+    ) -> int | None:
+        """Commit a change of a live match read at ``version``, with its new throws and, at
+        the end, its record, in one transaction; LiveConflictError when another change came
+        first. Returns the stored record's id. Writers of live matches queue first
+        (``_queue``).
+
+        ``synchronous=NORMAL`` (WAL): a commit survives the process being killed, not a
+        power loss; it spares an fsync per action."""
+        self.db.conn.execute("PRAGMA synchronous = NORMAL")
+        with _queue(f"{self.path}.live-lock"), _write_lock(self.db.conn) as conn:
+            row = conn.execute(
+                "SELECT version FROM live_matches WHERE id = ?", [live_id]
+            ).fetchone()
+            if row is None or row[0] != version:
+                raise LiveConflictError(live_id)
+            match_id = None
+            if record is not None:
+                match_id = _insert_match(conn, _match_row(record)).id
+                changes = {**changes, "match_id": match_id}
+            updates = {**changes, "version": version + 1, "updated_at": _now()}
+            assignments = ", ".join(f"{name} = ?" for name in updates)
+            conn.execute(
+                f"UPDATE live_matches SET {assignments} WHERE id = ?", (*updates.values(), live_id)
+            )
+            conn.executemany(
+                "INSERT INTO live_throws (live_id, k, die1, die2, game, use)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [(live_id, t.k, t.dice[0], t.dice[1], t.game, t.use) for t in throws],
+            )
+        return match_id
+
+    def refresh_live_deadlines(self, now: float) -> int:
+        """After a restart the player to act in every live match gets a fresh full time."""
+        with _write_lock(self.db.conn) as conn:
+            cursor = conn.execute(
+                "UPDATE live_matches SET deadline = ? + move_seconds, version = version + 1"
+                " WHERE status = 'playing'",
+                (now,),
+            )
+        return cursor.rowcount
+
     # -- tokens ---------------------------------------------------------------------------
 
     def create_token(self, scopes: tuple[str, ...], name: str | None = None) -> tuple[Token, str]:
@@ -425,13 +532,31 @@ class Archive:
             )
         return cursor.rowcount == 1
 
-    def token_scopes(self, secret: str) -> tuple[str, ...] | None:
-        """The scopes of a live token, or None when it is unknown or revoked."""
+    def token_holder(self, secret: str) -> Token | None:
+        """The live token with this secret (None when unknown or revoked)."""
         row = self.db.execute(
-            "SELECT scopes FROM tokens WHERE token_hash = ? AND revoked_at IS NULL",
+            "SELECT id, name, prefix, scopes, created_at, revoked_at FROM tokens"
+            " WHERE token_hash = ? AND revoked_at IS NULL",
             [_hash_token(secret)],
         ).fetchone()
-        return None if row is None else tuple(row[0].split())
+        if row is None:
+            return None
+        return Token(row[0], row[1], row[2], tuple(row[3].split()), row[4], row[5])
+
+    def token_scopes(self, secret: str) -> tuple[str, ...] | None:
+        """The scopes of a live token, or None when it is unknown or revoked."""
+        holder = self.token_holder(secret)
+        return None if holder is None else holder.scopes
+
+
+@contextmanager
+def _queue(lock_path: str) -> Iterator[None]:
+    """Live writers queue on a lock file before they ask SQLite for its write lock: they
+    block in the kernel and go on at once when it is free, where SQLite's busy handler
+    would sleep and retry (unfairly: seconds of tail latency under many writers)."""
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
 
 
 @contextmanager
@@ -453,6 +578,41 @@ def _write_lock(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.rollback()
         raise
     conn.commit()
+
+
+def _match_row(match: NewMatch) -> dict[str, Any]:
+    return {
+        "sha256": match.sha256,
+        "variant": match.variant,
+        "valid": int(match.valid),
+        "white": match.players[0],
+        "black": match.players[1],
+        "event": match.event,
+        "site": match.site,
+        "event_date": match.event_date,
+        "match_length": match.match_length,
+        "games": match.games,
+        "winner": match.winner,
+        "options": json.dumps(match.options),
+        "verdict": json.dumps(match.verdict),
+        "original": match.original,
+        "canonical": match.canonical,
+        "created_at": _now(),
+        "rules_revision": match.rules_revision,
+        "referee_version": match.referee_version,
+    }
+
+
+def _insert_match(conn: sqlite3.Connection, row: dict[str, Any]) -> Stored:
+    """Insert a match row inside a write transaction, or find the one with its SHA-256."""
+    existing = conn.execute("SELECT id FROM matches WHERE sha256 = ?", (row["sha256"],)).fetchone()
+    if existing is not None:
+        return Stored(int(existing[0]), duplicate=True)
+    columns = ", ".join(row)
+    marks = ", ".join("?" for _ in row)
+    cursor = conn.execute(f"INSERT INTO matches ({columns}) VALUES ({marks})", tuple(row.values()))
+    assert cursor.lastrowid is not None
+    return Stored(cursor.lastrowid, duplicate=False)
 
 
 def _dicts(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
+import urllib.request
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -16,15 +18,18 @@ from referee.adjudication import Verdict, adjudicate
 from referee.api.auth import READ, WRITE
 from referee.archive import Archive
 from referee.board_svg import board_svg
+from referee.bot import STRATEGIES, LiveApiError, LiveClient, play_match
 from referee.budget import OFFLINE
+from referee.dice import verify_proof
 from referee.errors import RefereeError
+from referee.live import HOST_SCOPE, PLAY_SCOPE
 from referee.matches import recheck
 from referee.plays_service import PlaysService
 from vocabulary import Side
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 DEFAULT_DATABASE = "var/referee.sqlite3"
-SCOPES = (WRITE, READ)
+SCOPES = (WRITE, READ, PLAY_SCOPE, HOST_SCOPE)
 
 
 def _rules(text: str) -> dict[str, OptionValue]:
@@ -75,7 +80,44 @@ def build_parser() -> argparse.ArgumentParser:
     actions.add_parser("list", help="list tokens (never their secrets)")
     revoke = actions.add_parser("revoke", help="revoke a token by id")
     revoke.add_argument("id", type=int)
+    verify = commands.add_parser("verify-dice", help="recompute a live match's dice proof")
+    verify.add_argument("proof", help="a proof file, or its URL (.../v1/live/ID/dice)")
+    bot = commands.add_parser("bot", help="play a live match as a bot (the reference bot)")
+    bot.add_argument("--url", required=True, help="the match, e.g. http://host:8000/v1/live/7")
+    bot.add_argument("--token", required=True, help="the bot's token (scope play)")
+    bot.add_argument("--strategy", choices=sorted(STRATEGIES), default="random")
+    bot.add_argument("--seed", default="", help="the client seed for the dice")
     return parser
+
+
+def _verify_dice(args: argparse.Namespace) -> int:
+    try:
+        if args.proof.startswith(("http://", "https://")):
+            with urllib.request.urlopen(args.proof, timeout=60) as response:
+                proof = json.loads(response.read())
+        else:
+            proof = json.loads(Path(args.proof).read_text())
+        live_id = int(proof["id"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"nardy-referee: cannot read the proof: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    problem = verify_proof(proof, live_id)
+    if problem is not None:
+        print(f"nardy-referee: live match {live_id}: {problem.message}", file=sys.stderr)
+        return EXIT_INVALID
+    print(f"live match {live_id}: {len(proof['throws'])} throws verified")
+    return EXIT_OK
+
+
+def _bot(args: argparse.Namespace) -> int:
+    strategy = STRATEGIES[args.strategy](random.Random())
+    try:
+        final = play_match(LiveClient(args.url.rstrip("/"), args.token), strategy, args.seed)
+    except (LiveApiError, OSError) as error:
+        print(f"nardy-referee: bot: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(json.dumps({key: final[key] for key in ("id", "status", "score", "winner")}))
+    return EXIT_OK
 
 
 def _legal(args: argparse.Namespace) -> int:
@@ -227,6 +269,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "draw": _draw,
     "tokens": _tokens,
     "recheck": _recheck,
+    "verify-dice": _verify_dice,
+    "bot": _bot,
 }
 
 

@@ -104,6 +104,57 @@ class ForbiddenError(RefereeError):
     status = 403
 
 
+# -- live matches (LIVE.md §4) -----------------------------------------------------------
+
+MAX_ALTERNATIVES = 5
+
+
+class IllegalActionError(RefereeError):
+    """An action the rules do not allow now: the match is unchanged."""
+
+    code = "illegal_action"
+    title = "Illegal action"
+
+    def __init__(self, code: str, message: str, alternatives: tuple[str, ...] = ()) -> None:
+        super().__init__(
+            message,
+            reason={"code": code, "message": message},
+            alternatives=list(alternatives[:MAX_ALTERNATIVES]),
+        )
+
+
+class StalePlyError(RefereeError):
+    """An action for another ply than the current one (it carries the current ``ply``)."""
+
+    code = "stale_ply"
+    title = "Stale ply"
+    status = 409
+
+
+class NotPlayingError(RefereeError):
+    """An action on a live match that is waiting, finished or aborted."""
+
+    code = "not_playing"
+    title = "Not playing"
+    status = 409
+
+
+class LiveBusyError(RefereeError):
+    """A live match kept changing under a change, attempt after attempt: try again."""
+
+    code = "busy"
+    title = "Busy"
+    status = 409
+
+
+class LiveNotFoundError(RefereeError):
+    """No live match has this id."""
+
+    code = "not_found"
+    title = "Not Found"
+    status = 404
+
+
 class ArchiveBusyError(RefereeError):
     """The archive stayed locked by another writer past the busy timeout: try again."""
 

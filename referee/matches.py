@@ -54,6 +54,24 @@ def submit(
     limits: WorkLimits | None = None,
 ) -> Submission:
     """Check and store a record; an invalid one only with ``allow_invalid``."""
+    match = checked_match(text, options, allow_invalid, variant, limits)
+    stored = archive.store(match)
+    verdict_json = match.verdict
+    if stored.duplicate:  # the answer is what is stored, whatever options came this time
+        existing = archive.get(stored.id)
+        assert existing is not None
+        verdict_json = existing["verdict"]
+    return Submission(stored, match.sha256, verdict_json)
+
+
+def checked_match(
+    text: str,
+    options: Mapping[str, object] | None = None,
+    allow_invalid: bool = False,
+    variant: str | None = None,
+    limits: WorkLimits | None = None,
+) -> NewMatch:
+    """A record checked as the archive stores it: verdict, canonical text, SHA-256."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as error:
@@ -69,34 +87,26 @@ def submit(
             verdict=verdict_json,
         )
     canonical = write_mat(adjudication.canonical)
-    sha256 = record_key(canonical, None if verdict.valid else text)
     tags = adjudication.record.tags
     match = verdict.match
-    stored = archive.store(
-        NewMatch(
-            sha256=sha256,
-            variant=verdict.variant,
-            valid=verdict.valid,
-            players=match.players,
-            event=tags.get("Event"),
-            site=tags.get("Site"),
-            event_date=event_date(tags.get("EventDate")),
-            match_length=match.length,
-            games=len(verdict.games),
-            winner=None if match.winner is None else str(match.winner),
-            options=dict(options or {}),
-            verdict=verdict_json,
-            original=text,
-            canonical=canonical,
-            rules_revision=RULES_REVISION,
-            referee_version=__version__,
-        )
+    return NewMatch(
+        sha256=record_key(canonical, None if verdict.valid else text),
+        variant=verdict.variant,
+        valid=verdict.valid,
+        players=match.players,
+        event=tags.get("Event"),
+        site=tags.get("Site"),
+        event_date=event_date(tags.get("EventDate")),
+        match_length=match.length,
+        games=len(verdict.games),
+        winner=None if match.winner is None else str(match.winner),
+        options=dict(options or {}),
+        verdict=verdict_json,
+        original=text,
+        canonical=canonical,
+        rules_revision=RULES_REVISION,
+        referee_version=__version__,
     )
-    if stored.duplicate:  # the answer is what is stored, whatever options came this time
-        existing = archive.get(stored.id)
-        assert existing is not None
-        verdict_json = existing["verdict"]
-    return Submission(stored, sha256, verdict_json)
 
 
 def record_key(canonical: str, original: str | None = None) -> str:

@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT = 30.0
 
 
-def write_token(database: Path, name: str | None = None) -> str:
-    """The secret of a new ``archive:write`` token on ``database`` (migrated if new)."""
+def write_token(database: Path, name: str | None = None, scope: str = "archive:write") -> str:
+    """The secret of a new token with ``scope`` on ``database`` (migrated if new)."""
     Archive.prepare(database)
     archive = Archive(database)
     try:
-        return archive.create_token(("archive:write",), name)[1]
+        return archive.create_token((scope,), name)[1]
     finally:
         archive.close()
 
@@ -76,11 +76,16 @@ class Server:
         return json.loads(payload)
 
 
-def start(database: Path, workers: int = 2, log: Path | None = None) -> Server:
-    """Start gunicorn on ``database`` and wait until /healthz answers."""
+def start(
+    database: Path,
+    workers: int = 2,
+    log: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> Server:
+    """Start gunicorn on ``database`` (``env``: more environment) and wait for /healthz."""
     port = free_port()
     log = log or database.with_suffix(".log")
-    env = {**os.environ, "NARDY_REFEREE_DATABASE": str(database)}
+    env = {**os.environ, "NARDY_REFEREE_DATABASE": str(database), **(env or {})}
     command = [
         sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py",
         "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "wsgi:app",

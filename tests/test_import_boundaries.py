@@ -59,6 +59,13 @@ def test_the_board_drawing_is_pure(tmp_path: Path) -> None:
     assert offending(package, allowed, WEB_AND_SQL) == []
 
 
+def test_the_dice_are_pure_standard_library() -> None:
+    """Anyone can re-implement or audit the dice of LIVE.md §5 from this one module."""
+    names = imported_modules(ROOT / "referee")["referee/dice.py"]
+    standard = {"__future__", "collections", "dataclasses", "hashlib", "hmac", "re", "secrets"}
+    assert {name.split(".")[0] for name in names} <= standard | {"typing"}
+
+
 @pytest.mark.parametrize("forbidden", ["notation", "flask"])
 def test_the_checker_itself_catches_a_forbidden_import(tmp_path: Path, forbidden: str) -> None:
     package = tmp_path / "pkg"

@@ -150,3 +150,19 @@ def test_a_created_token_authorizes_writes_until_revoked(
     assert refused.status_code == 401
     assert refused.mimetype == "application/problem+json"
     assert refused.get_json()["code"] == "unauthorized"
+
+
+def test_play_and_live_host_tokens_are_created_with_their_scopes(
+    database: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bot = create(database, capsys, "--scope", "play", "--name", "gnubot")
+    host = create(database, capsys, "--scope", "live:host", "--name", "director")
+    archive = Archive(database)
+    try:
+        assert archive.token_scopes(bot) == ("play",)
+        holder = archive.token_holder(host)
+        assert holder is not None and (holder.name, holder.scopes) == ("director", ("live:host",))
+    finally:
+        archive.close()
+    rows = listed(database, capsys)
+    assert [row[2] for row in rows] == ["play", "live:host"]

@@ -171,18 +171,11 @@ class GameChecker:
 
     # -- reporting ------------------------------------------------------------------------
 
-    def place(self, action: ActionText | None) -> dict[str, object]:
-        if action is None:
-            return {"line": self.game.line}
-        return {
-            "move_number": action.move_number,
-            "side": action.side or None,
-            "line": action.line,
-            "column": action.column,
-        }
-
     def warn(self, action: ActionText | None, code: IssueCode, message: str) -> None:
-        self.verdict.warnings.append(Issue(code, message, **self.place(action)))  # type: ignore[arg-type]
+        if action is None:
+            self.verdict.warnings.append(Issue(code, message, line=self.game.line))
+        else:
+            self.verdict.warnings.append(Issue.at(action, code, message))
 
     def error(
         self,
@@ -198,14 +191,12 @@ class GameChecker:
         if action.kind is ActionKind.ROLL and action.dice and before.phase is Phase.ROLL:
             dice = (max(action.dice), min(action.dice))
             before = replace(before, turn=Side(action.side), phase=Phase.MOVE, dice=dice)
-        issue = Issue(
-            code,
-            message,
+        issue = replace(
+            Issue.at(action, code, message),
             rule=rule,
             position=write_position(before),
             play=play,
             alternatives=alternatives,
-            **self.place(action),  # type: ignore[arg-type]
         )
         self.verdict.errors.append(issue)
         self.budget.charge(Work.ERRORS)
@@ -222,46 +213,19 @@ class GameChecker:
     # -- plays ----------------------------------------------------------------------------
 
     def roll(self, index: int, action: ActionText) -> None:
+        """A roll and its play: the turn is checked, then the written play judged."""
         if self.after_end(action):
             return
         side = Side(action.side)
-        if self.cube.offer is not None:
-            rule = self.cube.implied_take_problem(side)
-            if rule is not None:
-                self.error(action, IssueCode.ILLEGAL_CUBE_ACTION, MESSAGES[rule], rule=str(rule))
-                if self.stopped:
-                    return
-            self.settle(self.cube.after_take(self.position.turn or side))
-        turn = self.position.turn
-        if turn is not None and side is not turn:
-            self.error(
-                action,
-                IssueCode.IMPOSSIBLE_ACTION,
-                "it is the other player's turn",
-                "wrong_turn",
-                stop=True,
-            )
+        if not self.settle_before_roll(action, side) or not self.on_turn(action, side):
             return
         if self.first_mover is None:
             self.first_mover = side
         assert action.dice is not None
         dice = (max(action.dice), min(action.dice))
-        if action.play is None:
-            self.error(action, IssueCode.IMPOSSIBLE_ACTION, "the play cannot be read", stop=True)
+        if self.unplayable(action) or self.opening_doublet(index, action, dice):
             return
-        if self.awaiting_resignation:
-            self.error(
-                action, IssueCode.IMPOSSIBLE_ACTION, "a play after an unknown play", stop=True
-            )
-            return
-        if action.play.unknown:
-            self.warn(
-                action, IssueCode.UNKNOWN_PLAY, f"{action.text!r}: the record does not say the play"
-            )
-            self.awaiting_resignation = True
-            return
-        if self.opening_doublet(index, action, dice):
-            return
+        assert action.play is not None
         moves = [Move(m.from_point, m.to_point, m.hit) for m in action.play.moves]
         judge = PlayJudge(self.variant, self.position.board, side, dice, self.options)
         verdict = judge.judge(moves, canonical=False)
@@ -270,20 +234,65 @@ class GameChecker:
             self.current_steps = verdict.steps
             self.mark_warnings(action, verdict)
             self.after_play(action, side, verdict.board)
-            return
-        if not moves and len(judge.legal) == 1:
+        elif not moves:
+            self.empty_play(index, action, side, judge, verdict)
+        else:
+            self.illegal_play(action, side, moves, verdict)
+
+    def settle_before_roll(self, action: ActionText, side: Side) -> bool:
+        """A roll while an offer is pending takes it (RULES.md 14.6, as writers leave out
+        the take of a beaver); False when checking stops here."""
+        if self.cube.offer is None:
+            return True
+        rule = self.cube.implied_take_problem(side)
+        if rule is not None:
+            self.error(action, IssueCode.ILLEGAL_CUBE_ACTION, MESSAGES[rule], rule=str(rule))
+            if self.stopped:
+                return False
+        self.settle(self.cube.after_take(self.position.turn or side))
+        return True
+
+    def on_turn(self, action: ActionText, side: Side) -> bool:
+        """Whether ``side`` is the one to roll (reporting, and stopping, when not)."""
+        turn = self.position.turn
+        if turn is None or side is turn:
+            return True
+        message = "it is the other player's turn"
+        self.error(action, IssueCode.IMPOSSIBLE_ACTION, message, "wrong_turn", stop=True)
+        return False
+
+    def unplayable(self, action: ActionText) -> bool:
+        """A roll whose play cannot be judged: unreadable, after an unknown play, or itself
+        unknown (``????``: a resignation should follow). True when so."""
+        if action.play is None:
+            self.error(action, IssueCode.IMPOSSIBLE_ACTION, "the play cannot be read", stop=True)
+        elif self.awaiting_resignation:
+            message = "a play after an unknown play"
+            self.error(action, IssueCode.IMPOSSIBLE_ACTION, message, stop=True)
+        elif action.play.unknown:
+            message = f"{action.text!r}: the record does not say the play"
+            self.warn(action, IssueCode.UNKNOWN_PLAY, message)
+            self.awaiting_resignation = True
+        else:
+            return False
+        return True
+
+    def empty_play(
+        self, index: int, action: ActionText, side: Side, judge: PlayJudge, verdict: Judgement
+    ) -> None:
+        """A roll written without its play (gnubg's reading, FORMATS.md part 1 §4): the only
+        legal play, or a resignation after rolling, or else an illegal play."""
+        if len(judge.legal) == 1:
             forced = judge.legal[0]
-            self.warn(
-                action, IssueCode.PLAY_NOT_WRITTEN, "the roll's only legal play is taken as played"
-            )
+            message = "the roll's only legal play is taken as played"
+            self.warn(action, IssueCode.PLAY_NOT_WRITTEN, message)
             self.current_steps = forced.steps
             self.after_play(action, side, forced.board)
-            return
-        if not moves and index == self._last_roll and self._result_follows(index):
+        elif index == self._last_roll and self._result_follows(index):
             self.warn(action, IssueCode.BARE_ROLL, "a roll without its play, then a resignation")
             self.awaiting_resignation = True
-            return
-        self.illegal_play(action, side, moves, verdict)
+        else:
+            self.illegal_play(action, side, [], verdict)
 
     def opening_doublet(self, index: int, action: ActionText, dice: tuple[int, int]) -> bool:
         """Report a doublet as the first roll from the start where the variant forbids it

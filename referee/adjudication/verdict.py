@@ -7,6 +7,7 @@ from typing import Any
 
 from marshmallow import fields
 
+from notation.records.model import ActionText
 from referee import RULES_REVISION, __version__
 from referee.rules.scoring import GameResult
 from referee.shapes import Shape, dumper
@@ -31,6 +32,12 @@ class Issue:
     position: str | None = None
     play: str | None = None
     alternatives: tuple[str, ...] | None = None
+
+    @classmethod
+    def at(cls, action: ActionText, code: IssueCode, message: str) -> Issue:
+        """An issue located where ``action`` is written."""
+        side = action.side or None
+        return cls(code, message, action.move_number, side, action.line, action.column)
 
     def to_json(self) -> dict[str, Any]:
         return _dump_issue(self)

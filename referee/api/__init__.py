@@ -11,7 +11,7 @@ from flask import Flask, Response
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import __version__
-from referee.api import boards, matches, plays, records, reference
+from referee.api import boards, live, matches, plays, records, reference
 from referee.api.bodies import check_body
 from referee.api.limits import Buckets, limits_config
 from referee.api.matches import NDJSON
@@ -26,6 +26,7 @@ BLUEPRINTS = (
     matches.blueprint,
     reference.blueprint,
     boards.blueprint,
+    live.blueprint,
 )
 
 
@@ -52,6 +53,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     register_problem_handlers(app)
     init_storage(app)
+    live.init_live(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     app.before_request(check_body)

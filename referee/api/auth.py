@@ -10,6 +10,7 @@ from typing import TypeVar
 from flask import current_app, request
 
 from referee.api.storage import archive
+from referee.archive import Token
 from referee.errors import ForbiddenError, UnauthorizedError
 
 WRITE = "archive:write"
@@ -28,15 +29,20 @@ def bearer_token() -> str | None:
 
 def check_scope(scope: str) -> None:
     """Raise unless the request carries a live token with ``scope`` (write implies read)."""
-    token = bearer_token()
+    token_holder(*((READ, WRITE) if scope == READ else (scope,)))
+
+
+def token_holder(*scopes: str) -> Token:
+    """The request's live token, which must carry one of ``scopes`` (401, 403 otherwise)."""
+    secret = bearer_token()
+    if secret is None:
+        raise UnauthorizedError(f"this needs a bearer token with scope {' or '.join(scopes)}")
+    token = archive().token_holder(secret)
     if token is None:
-        raise UnauthorizedError(f"this needs a bearer token with scope {scope}")
-    scopes = archive().token_scopes(token)
-    if scopes is None:
         raise UnauthorizedError("the bearer token is unknown or revoked")
-    granted = set(scopes) | ({READ} if WRITE in scopes else set())
-    if scope not in granted:
-        raise ForbiddenError(f"the token's scopes do not include {scope}")
+    if not set(scopes) & set(token.scopes):
+        raise ForbiddenError(f"the token's scopes do not include {' or '.join(scopes)}")
+    return token
 
 
 def requires(scope: str) -> Callable[[Handler], Handler]:

@@ -41,6 +41,11 @@ SCHEMAS = {
     "VariantsResponse": schemas.VariantsResponse,
     "ConvertRequest": schemas.ConvertRequest,
     "ConvertResponse": schemas.ConvertResponse,
+    "LiveCreateRequest": schemas.LiveCreateRequest,
+    "LiveJoinRequest": schemas.LiveJoinRequest,
+    "LiveActionRequest": schemas.LiveActionRequest,
+    "LiveState": schemas.LiveState,
+    "DiceProof": schemas.DiceProof,
     "Problem": schemas.ProblemSchema,
 }
 

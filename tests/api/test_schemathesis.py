@@ -15,10 +15,27 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
+from referee import live
 from referee.api import create_app
+from referee.archive import Archive
 
 DATABASE = Path(tempfile.mkdtemp(prefix="schemathesis-")) / "archive.sqlite3"
 APP = create_app({"DATABASE": str(DATABASE)})
+
+
+def _aborted_live_match() -> None:
+    """Live match 1, aborted: its state, dice and (at once ending) stream have bodies to
+    validate, and no stream can stay open."""
+    archive = Archive(DATABASE)
+    try:
+        host = archive.create_token((live.HOST_SCOPE,), "host")[0]
+        state = live.create(archive, host, "backgammon", 3, {}, {"w": "a", "b": "b"})
+        live.abort(archive, state["id"], host)
+    finally:
+        archive.close()
+
+
+_aborted_live_match()
 SCHEMA = schemathesis.openapi.from_wsgi("/openapi.yaml", APP)
 
 

@@ -1,0 +1,242 @@
+"""The live match endpoints of LIVE.md §2: create, read, join, act, stream, dice, abort."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, stream_with_context, url_for
+
+from referee import live
+from referee.api.auth import READ, WRITE, token_holder
+from referee.api.bodies import json_object
+from referee.api.schemas import LiveActionRequest, LiveCreateRequest, LiveJoinRequest
+from referee.api.storage import archive
+from referee.archive import Archive
+
+blueprint = Blueprint("live", __name__)
+
+NDJSON = "application/x-ndjson"
+SMALL_BODY = 64 * 1024
+
+
+def _readable() -> None:
+    """Reads need a token only in private mode; then any of the service's tokens will do."""
+    if current_app.config["PRIVATE"]:
+        token_holder(READ, WRITE, live.PLAY_SCOPE, live.HOST_SCOPE)
+
+
+@blueprint.post("/v1/live")
+def create_live() -> tuple[dict[str, Any], int, dict[str, str]]:
+    """Create a live match between two bots.
+    ---
+    post:
+      summary: Create a live match
+      description: >
+        Needs a bearer token with scope live:host. The players are named by their tokens'
+        names (scope play). The server seed is drawn now and its SHA-256 published as
+        commitment; play starts once both bots have joined.
+      security: [{bearer: []}]
+      requestBody:
+        required: true
+        content: {application/json: {schema: LiveCreateRequest}}
+      responses:
+        201:
+          description: Created; Location is the match
+          content: {application/json: {schema: LiveState}}
+        401: Problem
+        403: Problem
+        413: Problem
+        415: Problem
+        422: Problem
+    """
+    host = token_holder(live.HOST_SCOPE)
+    body = json_object(LiveCreateRequest(), SMALL_BODY)
+    state = live.create(
+        archive(),
+        host,
+        body["variant"],
+        body["length"],
+        body["options"],
+        body["players"],
+        body["move_seconds"],
+    )
+    return state, 201, {"Location": url_for("live.get_live", live_id=state["id"])}
+
+
+@blueprint.get("/v1/live/<int:live_id>")
+def get_live(live_id: int) -> dict[str, Any]:
+    """The state of a live match (LIVE.md §3).
+    ---
+    get:
+      summary: The state of a live match
+      description: A missed deadline is applied first (the player to act loses).
+      parameters: [{in: path, name: live_id, required: true, schema: {type: integer}}]
+      responses:
+        200:
+          description: The state
+          content: {application/json: {schema: LiveState}}
+        401: Problem
+        403: Problem
+        404: Problem
+    """
+    _readable()
+    return live.state(archive(), live_id)
+
+
+@blueprint.post("/v1/live/<int:live_id>/join")
+def join_live(live_id: int) -> dict[str, Any]:
+    """A bot joins its match with its client seed.
+    ---
+    post:
+      summary: Join a live match
+      description: >
+        Needs the token (scope play) whose name is one of the players; play starts once
+        both bots have joined. Before that a bot may join again with another seed; after
+        it, joining again (a bot resuming) changes nothing.
+      security: [{bearer: []}]
+      parameters: [{in: path, name: live_id, required: true, schema: {type: integer}}]
+      requestBody:
+        required: true
+        content: {application/json: {schema: LiveJoinRequest}}
+      responses:
+        200:
+          description: The state after joining
+          content: {application/json: {schema: LiveState}}
+        401: Problem
+        403: Problem
+        404: Problem
+        409: Problem
+        413: Problem
+        415: Problem
+        422: Problem
+    """
+    bot = token_holder(live.PLAY_SCOPE)
+    body = json_object(LiveJoinRequest(), SMALL_BODY)
+    return live.join(archive(), live_id, bot, body["seed"])
+
+
+@blueprint.post("/v1/live/<int:live_id>/actions")
+def act_live(live_id: int) -> dict[str, Any]:
+    """The action of the bot to act (LIVE.md §4).
+    ---
+    post:
+      summary: Act in a live match
+      description: >
+        200 and the new state once the action is committed; 409 stale_ply with the current
+        ply when ply is not the current one (or not_playing); 403 when the token is not the
+        player to act; 422 illegal_action with reason {code, message} and up to five legal
+        alternatives when the action is not allowed now or the play is illegal.
+      security: [{bearer: []}]
+      parameters: [{in: path, name: live_id, required: true, schema: {type: integer}}]
+      requestBody:
+        required: true
+        content: {application/json: {schema: LiveActionRequest}}
+      responses:
+        200:
+          description: The state after the action
+          content: {application/json: {schema: LiveState}}
+        401: Problem
+        403: Problem
+        404: Problem
+        409: Problem
+        413: Problem
+        415: Problem
+        422: Problem
+    """
+    bot = token_holder(live.PLAY_SCOPE)
+    body = json_object(LiveActionRequest(), SMALL_BODY)
+    details: dict[str, Any] = {name: body[name] for name in ("play", "value") if name in body}
+    return live.act(archive(), live_id, bot, body["ply"], body["action"], details)
+
+
+@blueprint.get("/v1/live/<int:live_id>/stream")
+def stream_live(live_id: int) -> Response:
+    """The state now, then after every change, as NDJSON.
+    ---
+    get:
+      summary: Follow a live match
+      description: >
+        One state per line (LIVE.md §3): now, then after every change; a blank line every
+        10 s while nothing happens; the stream ends after the finished or aborted state.
+        Each open stream holds one server thread.
+      parameters: [{in: path, name: live_id, required: true, schema: {type: integer}}]
+      responses:
+        200:
+          description: NDJSON states
+          content: {application/x-ndjson: {schema: LiveState}}
+        401: Problem
+        403: Problem
+        404: Problem
+    """
+    _readable()
+    live.state(archive(), live_id)  # 404 before the stream starts
+    database, board = current_app.config["DATABASE"], current_app.extensions["live_board"]
+
+    def lines() -> Iterator[str]:
+        connection = Archive(database)
+        try:
+            for state in live.watch(connection, live_id, board):
+                yield "\n" if state is None else json.dumps(state) + "\n"
+        finally:
+            connection.close()
+
+    return Response(stream_with_context(lines()), mimetype=NDJSON)
+
+
+@blueprint.get("/v1/live/<int:live_id>/dice")
+def live_dice(live_id: int) -> dict[str, Any]:
+    """The dice proof (LIVE.md §5).
+    ---
+    get:
+      summary: The dice proof of a live match
+      description: >
+        Every throw so far with the commitment and the client seeds; the server seed once
+        the match has ended. nardy-referee verify-dice recomputes it.
+      parameters: [{in: path, name: live_id, required: true, schema: {type: integer}}]
+      responses:
+        200:
+          description: The proof
+          content: {application/json: {schema: DiceProof}}
+        401: Problem
+        403: Problem
+        404: Problem
+    """
+    _readable()
+    return live.proof(archive(), live_id)
+
+
+@blueprint.post("/v1/live/<int:live_id>/abort")
+def abort_live(live_id: int) -> dict[str, Any]:
+    """Abort a live match; nothing is stored.
+    ---
+    post:
+      summary: Abort a live match
+      description: The host (scope live:host) before the end, or either bot before its first action.
+      security: [{bearer: []}]
+      parameters: [{in: path, name: live_id, required: true, schema: {type: integer}}]
+      responses:
+        200:
+          description: The aborted state
+          content: {application/json: {schema: LiveState}}
+        401: Problem
+        403: Problem
+        404: Problem
+        409: Problem
+    """
+    caller = token_holder(live.HOST_SCOPE, live.PLAY_SCOPE)
+    return live.abort(archive(), live_id, caller)
+
+
+def init_live(app: Flask) -> None:
+    """After a (re)start the player to act in each match in play gets a fresh full time.
+    ``NARDY_REFEREE_LIVE_POLL``: how often (seconds) a stream looks for a change."""
+    poll = os.environ.get("NARDY_REFEREE_LIVE_POLL", str(live.STREAM_POLL_SECONDS))
+    app.extensions["live_board"] = live.ChangeBoard(app.config["DATABASE"], float(poll))
+    connection = Archive(app.config["DATABASE"])
+    try:
+        live.refresh_deadlines(connection)
+    finally:
+        connection.close()

@@ -1,0 +1,500 @@
+"""The live match service (LIVE.md): create, join, act, abort, time limits, the dice proof
+and the finished match's record; the state lives in the archive database.
+
+Every change reads the match, applies it to its ``Table`` outside any lock, and commits
+only if nobody changed the match in between (``Archive.save_live``); otherwise it reads
+again, so of two racing actions on one ply the second finds a new ply (409).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, ClassVar
+
+from notation.plays import parse_play
+from notation.records.mat_writer import write_mat
+from notation.records.model import ActionKind, ActionText, GameText, MatchText
+from referee import dice
+from referee.archive import Archive, LiveConflictError, NewMatch, Throw, Token
+from referee.bridge import write_position
+from referee.errors import (
+    ForbiddenError,
+    LiveBusyError,
+    LiveNotFoundError,
+    NotPlayingError,
+    StalePlyError,
+)
+from referee.live_table import Action, Table, Use
+from referee.matches import checked_match
+from referee.rules.position import Cube, Position
+from referee.rules.variants import find_variant
+from vocabulary import Phase
+
+PLAY_SCOPE = "play"
+HOST_SCOPE = "live:host"
+DEFAULT_MOVE_SECONDS = 60
+MAX_ATTEMPTS = 20
+"""Re-reads of a match that keeps changing under a change (each re-read re-checks it)."""
+STREAM_POLL_SECONDS = 0.1
+KEEPALIVE_SECONDS = 10.0
+
+
+class Status(StrEnum):
+    """Where a live match stands (LIVE.md §3)."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+@dataclass(slots=True)
+class LiveMatch:
+    """A live match as read from the archive."""
+
+    ENDED: ClassVar[frozenset[str]] = frozenset({Status.FINISHED, Status.ABORTED})
+
+    id: int
+    players: dict[str, str]
+    move_seconds: int
+    host_token_id: int | None
+    server_seed: str
+    commitment: str
+    seeds: dict[str, str | None]
+    status: str
+    ply: int
+    version: int
+    throws: int
+    deadline: float | None
+    table: Table
+    match_id: int | None
+    created_at: str
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> LiveMatch:
+        return cls(
+            id=row["id"],
+            players={"w": row["white"], "b": row["black"]},
+            move_seconds=row["move_seconds"],
+            host_token_id=row["host_token_id"],
+            server_seed=row["server_seed"],
+            commitment=row["commitment"],
+            seeds={"w": row["seed_w"], "b": row["seed_b"]},
+            status=row["status"],
+            ply=row["ply"],
+            version=row["version"],
+            throws=row["throws"],
+            deadline=row["deadline"],
+            table=Table.from_json(json.loads(row["state"])),
+            match_id=row["match_id"],
+            created_at=row["created_at"],
+        )
+
+    def sides_of(self, caller: Token) -> set[str]:
+        return {side for side, name in self.players.items() if name == caller.name}
+
+    @property
+    def ended(self) -> bool:
+        return self.status in self.ENDED
+
+
+class _Dice:
+    """The match's next throws (LIVE.md §5), kept to be stored with the change."""
+
+    def __init__(self, match: LiveMatch) -> None:
+        self.match = match
+        self.k = match.throws
+        self.new: list[Throw] = []
+
+    def __call__(self, game: int, use: Use) -> tuple[int, int]:
+        self.k += 1
+        seeds = self.match.seeds
+        thrown = dice.throw(
+            self.match.server_seed, self.match.id, self.k, seeds["w"] or "", seeds["b"] or ""
+        )
+        self.new.append(Throw(self.k, thrown, game, str(use)))
+        return thrown
+
+
+def _load(archive: Archive, live_id: int) -> LiveMatch:
+    row = archive.live(live_id) if 0 < live_id < 2**63 else None
+    if row is None:
+        raise LiveNotFoundError(f"no live match with id {live_id}")
+    return LiveMatch.from_row(row)
+
+
+Change = Callable[[LiveMatch, _Dice], dict[str, Any] | None]
+"""Applies a change to a freshly read match: the columns to save (None: nothing to do)."""
+
+
+def _change(archive: Archive, live_id: int, change: Change) -> LiveMatch:
+    """Read, change and commit, again while another change got in first."""
+    for _ in range(MAX_ATTEMPTS):
+        match = _load(archive, live_id)
+        thrown = _Dice(match)
+        changes = change(match, thrown)
+        if changes is None:
+            return match
+        changes["state"] = json.dumps(match.table.to_json())
+        changes["throws"] = thrown.k
+        record = None
+        if match.table.finished and match.status == Status.PLAYING:
+            changes["status"] = Status.FINISHED
+            changes["deadline"] = None
+            match.status = Status.FINISHED
+            record = _checked_record(match)
+        try:
+            match_id = archive.save_live(live_id, match.version, changes, thrown.new, record)
+        except LiveConflictError:
+            continue
+        match.version += 1
+        match.throws = thrown.k
+        match.ply = changes.get("ply", match.ply)
+        match.deadline = changes.get("deadline", match.deadline)
+        match.match_id = match_id if record is not None else match.match_id
+        return match  # as saved (status and seeds were changed on it)
+    raise LiveBusyError(f"live match {live_id} kept changing; send the request again")
+
+
+def _deadline(match: LiveMatch) -> float:
+    return time.time() + match.move_seconds
+
+
+# -- the service ------------------------------------------------------------------------
+
+
+def create(
+    archive: Archive,
+    host: Token,
+    variant: str,
+    length: int,
+    options: dict[str, Any],
+    players: dict[str, str],
+    move_seconds: int = DEFAULT_MOVE_SECONDS,
+) -> dict[str, Any]:
+    """A new live match waiting for its two bots; the server seed is drawn and committed."""
+    variant_class = find_variant(variant)
+    rules = variant_class.options_with(options)
+    table = Table(variant_class.id, length, variant_class.options_json(rules))
+    cube = Cube() if variant_class.has_cube and rules.cube else None
+    start = Position(
+        variant_class,
+        variant_class.start_board(),
+        None,
+        Phase.ROLL,
+        cube=cube,
+        match_length=length,
+    )
+    table.position = write_position(start)
+    seed = dice.new_server_seed()
+    live_id = archive.create_live(
+        {
+            "variant": variant_class.id,
+            "length": length,
+            "options": json.dumps(table.options),
+            "white": players["w"],
+            "black": players["b"],
+            "move_seconds": move_seconds,
+            "host_token_id": host.id,
+            "server_seed": seed,
+            "commitment": dice.commitment(seed),
+            "status": Status.WAITING,
+            "ply": 0,
+            "version": 0,
+            "throws": 0,
+            "state": json.dumps(table.to_json()),
+        }
+    )
+    return state(archive, live_id)
+
+
+def join(archive: Archive, live_id: int, bot: Token, seed: str) -> dict[str, Any]:
+    """A bot joins with its client seed; play starts (the opening throw) once both have.
+    Until then a bot may join again with another seed; afterwards joining changes nothing."""
+
+    def joined(match: LiveMatch, thrown: _Dice) -> dict[str, Any] | None:
+        sides = match.sides_of(bot)
+        if not sides:
+            raise ForbiddenError(f"{bot.name!r} is not a player of live match {live_id}")
+        if match.status != Status.WAITING or all(match.seeds[s] == seed for s in sides):
+            return None  # a bot that joins again (to resume) changes nothing once play began
+        changes: dict[str, Any] = {}
+        for side in sides:
+            match.seeds[side] = seed
+            changes[f"seed_{side}"] = seed
+        if all(value is not None for value in match.seeds.values()):
+            match.table.start_game(thrown)
+            changes.update(status=Status.PLAYING, deadline=_deadline(match))
+            match.status = Status.PLAYING
+        return changes
+
+    _change(archive, live_id, joined)
+    sides = _load(archive, live_id).sides_of(bot)
+    return {**state(archive, live_id), "you": sorted(sides)}
+
+
+def act(
+    archive: Archive, live_id: int, bot: Token, ply: int, action: str, details: dict[str, Any]
+) -> dict[str, Any]:
+    """A player's action (LIVE.md §4), committed before the new state is returned."""
+    deadline = archive.live_versions([live_id]).get(live_id, (0, None))[1]
+    if deadline is not None and time.time() > deadline:
+        _expire(archive, live_id)
+
+    def acted(match: LiveMatch, thrown: _Dice) -> dict[str, Any]:
+        sides = match.sides_of(bot)
+        if not sides:
+            raise ForbiddenError(f"{bot.name!r} is not a player of live match {live_id}")
+        if match.status != Status.PLAYING:
+            raise NotPlayingError(
+                f"live match {live_id} is {match.status}", live_status=match.status
+            )
+        if ply != match.ply:
+            raise StalePlyError(f"the current ply is {match.ply}, not {ply}", ply=match.ply)
+        to_act = match.table.to_act()
+        if to_act is None or str(to_act) not in sides:
+            raise ForbiddenError(f"it is not {bot.name!r}'s turn to act", ply=match.ply)
+        match.table.apply(to_act, Action(action), thrown, **details)
+        return {"ply": match.ply + 1, "deadline": _deadline(match)}
+
+    return state_json(_change(archive, live_id, acted))
+
+
+def abort(archive: Archive, live_id: int, caller: Token) -> dict[str, Any]:
+    """Abort: the host at any time before the end, a bot before its first action."""
+
+    def aborted(match: LiveMatch, thrown: _Dice) -> dict[str, Any]:
+        host = HOST_SCOPE in caller.scopes and caller.id == match.host_token_id
+        sides = match.sides_of(caller) if PLAY_SCOPE in caller.scopes else set()
+        early = bool(sides) and not any(side in match.table.acted for side in sides)
+        if not (host or early):
+            raise ForbiddenError("only the host, or a bot before its first action, aborts")
+        if match.ended:
+            raise NotPlayingError(
+                f"live match {live_id} is {match.status}", live_status=match.status
+            )
+        match.status = Status.ABORTED
+        return {"status": Status.ABORTED, "deadline": None}
+
+    _change(archive, live_id, aborted)
+    return state(archive, live_id)
+
+
+def _expire(archive: Archive, live_id: int) -> LiveMatch:
+    """The match after applying a missed deadline (LIVE.md §4): lazily, on any read or
+    action."""
+
+    def expired(match: LiveMatch, thrown: _Dice) -> dict[str, Any] | None:
+        if match.status != Status.PLAYING or match.deadline is None:
+            return None
+        if time.time() <= match.deadline:
+            return None
+        match.table.time_out(thrown)
+        return {}
+
+    return _change(archive, live_id, expired)
+
+
+def state(archive: Archive, live_id: int) -> dict[str, Any]:
+    """The state of LIVE.md §3, after applying a missed deadline."""
+    return state_json(_expire(archive, live_id))
+
+
+def state_json(match: LiveMatch) -> dict[str, Any]:
+    table = match.table
+    playing = match.status == Status.PLAYING
+    expect = [str(action) for action in table.expect()] if playing else []
+    to_act = table.to_act() if playing else None
+    rolled = table.dice() if "play" in expect else None
+    finished = match.status == Status.FINISHED
+    return {
+        "id": match.id,
+        "variant": table.variant,
+        "length": table.length,
+        "options": table.options,
+        "players": match.players,
+        "status": match.status,
+        "game": max(table.game, 1),
+        "score": table.score,
+        "position": table.position,
+        "ply": match.ply,
+        "to_act": None if to_act is None else str(to_act),
+        "expect": expect,
+        "dice": None if rolled is None else list(rolled),
+        "legal_plays": table.legal if rolled is not None else None,
+        "deadline": _iso(match.deadline) if playing else None,
+        "commitment": match.commitment,
+        "algorithm": dice.ALGORITHM,
+        "client_seeds": {side: seed or "" for side, seed in match.seeds.items()},
+        "server_seed": match.server_seed if match.ended else None,
+        "games": [
+            {
+                "index": game.index,
+                "winner": game.winner,
+                "points": game.points,
+                "termination": game.termination,
+                "kind": game.kind,
+                "cube": game.cube,
+            }
+            for game in table.games
+        ],
+        "winner": table.winner if finished else None,
+        "termination": table.termination if finished else None,
+        "match_id": match.match_id,
+        "move_seconds": match.move_seconds,
+        "joined": {side: seed is not None for side, seed in match.seeds.items()},
+        "created_at": match.created_at,
+    }
+
+
+def _iso(epoch: float | None) -> str | None:
+    if epoch is None:
+        return None
+    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def proof(archive: Archive, live_id: int) -> dict[str, Any]:
+    """The dice proof of LIVE.md §5 (the server seed only once the match has ended)."""
+    match = _expire(archive, live_id)
+    return {
+        "id": match.id,
+        "algorithm": dice.ALGORITHM,
+        "commitment": match.commitment,
+        "server_seed": match.server_seed if match.ended else None,
+        "client_seeds": {side: seed or "" for side, seed in match.seeds.items()},
+        "throws": [
+            {"k": t.k, "dice": list(t.dice), "game": t.game, "use": t.use}
+            for t in archive.live_throws(live_id)
+        ],
+    }
+
+
+def refresh_deadlines(archive: Archive) -> int:
+    """At start: the player to act in every match in play gets a fresh full time."""
+    return archive.refresh_live_deadlines(time.time())
+
+
+class ChangeBoard:
+    """Wakes the streams of one process when their match changes: a single thread polls
+    the versions and deadlines of the matches being watched (two columns each), so an
+    idle stream costs a sleeping thread, not a query per poll."""
+
+    def __init__(self, database: str, poll: float = STREAM_POLL_SECONDS) -> None:
+        self.database = database
+        self.poll = poll
+        self.lock = threading.Lock()
+        self.watchers: dict[int, list[tuple[int, threading.Event]]] = {}
+        self.poller_pid: int | None = None
+
+    def wait(self, live_id: int, version: int, timeout: float) -> bool:
+        """Whether the match left ``version`` (or passed its deadline) within ``timeout``."""
+        event = threading.Event()
+        entry = (version, event)
+        with self.lock:
+            if self.poller_pid != os.getpid():  # started lazily, in the serving process
+                self.poller_pid = os.getpid()
+                threading.Thread(target=self._poll, daemon=True).start()
+            self.watchers.setdefault(live_id, []).append(entry)
+        try:
+            return event.wait(timeout)
+        finally:
+            with self.lock:
+                self.watchers[live_id].remove(entry)
+                if not self.watchers[live_id]:
+                    del self.watchers[live_id]
+
+    def _poll(self) -> None:
+        archive = Archive(self.database)
+        try:
+            while True:
+                time.sleep(self.poll)
+                with self.lock:
+                    watched = list(self.watchers)
+                if not watched:
+                    continue
+                try:
+                    seen = archive.live_versions(watched)
+                except sqlite3.Error:  # a busy or briefly unavailable file: look again
+                    continue
+                now = time.time()
+                with self.lock:
+                    for live_id, entries in self.watchers.items():
+                        version, deadline = seen.get(live_id, (-1, None))
+                        for expected, event in entries:
+                            if version != expected or (deadline is not None and now > deadline):
+                                event.set()
+        finally:
+            archive.close()
+
+
+def watch(archive: Archive, live_id: int, board: ChangeBoard) -> Iterator[dict[str, Any] | None]:
+    """The state now and after every change; None after ``KEEPALIVE_SECONDS`` of quiet;
+    ends after a finished or aborted state (LIVE.md §2)."""
+    while True:
+        match = _expire(archive, live_id)
+        current = state_json(match)
+        yield current
+        if current["status"] in LiveMatch.ENDED:
+            return
+        while not board.wait(live_id, match.version, KEEPALIVE_SECONDS):
+            yield None
+
+
+# -- the record -------------------------------------------------------------------------
+
+
+def match_record(match: LiveMatch) -> str:
+    """The finished match as a .mat record with the dice tags of LIVE.md §6."""
+    table = match.table
+    tags = {
+        "Site": "nardy-referee live",
+        "Event": f"Live match {match.id}",
+        "EventDate": match.created_at[:10].replace("-", "."),
+        "Variation": table.variant_class.variation_tags[0].capitalize(),
+        "Rules": ",".join(f"{name}={_rule_text(value)}" for name, value in table.options.items()),
+        "DiceAlgorithm": dice.ALGORITHM,
+        "DiceCommitment": match.commitment,
+        "DiceSeed": match.server_seed,
+        "ClientSeeds": f"w={match.seeds['w'] or ''},b={match.seeds['b'] or ''}",
+    }
+    players = (match.players["w"], match.players["b"])
+    games = []
+    for index, game in enumerate(table.records, start=1):
+        last = index == len(table.records) and table.length > 0
+        actions = tuple(_action(entry, last) for entry in game["actions"])
+        score = (game["score"][0], game["score"][1])
+        games.append(GameText(index, index, 0, players, score, actions, game["start"]))
+    return write_mat(MatchText(tags, (), table.length, tuple(games)))
+
+
+def _rule_text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _action(entry: dict[str, Any], match_over: bool) -> ActionText:
+    side, kind, value = entry["side"], entry["kind"], entry.get("value")
+    if kind == "roll":
+        text = f"{entry['dice'][0]}{entry['dice'][1]}: {entry['play']}".rstrip()
+        dice_pair = (entry["dice"][0], entry["dice"][1])
+        return ActionText(ActionKind.ROLL, side, 0, 0, None, text, dice_pair, parse_play(text))
+    if kind == "win":
+        text = f"Wins {value} point{'s' if value != 1 else ''}"
+        return ActionText(
+            ActionKind.WIN, side, 0, 0, None, text, value=value, and_the_match=match_over
+        )
+    words = {"double": "Doubles", "beaver": "Beavers", "take": "Takes", "drop": "Drops"}
+    text = f"{words[kind]} => {value}" if value is not None else words[kind]
+    return ActionText(ActionKind(kind), side, 0, 0, None, text, value=value)
+
+
+def _checked_record(match: LiveMatch) -> NewMatch:
+    """The record checked as any import is (allow_invalid: a finished match is kept)."""
+    return checked_match(match_record(match), match.table.options, allow_invalid=True)

@@ -1,0 +1,21 @@
+"""One threaded gunicorn per test module, with the tokens of a host and three bots."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.live.harness import Tokens, live_server
+from tests.server import Server, stop
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Tokens]]:
+    database = tmp_path_factory.mktemp("live") / "archive.sqlite3"
+    tokens = Tokens.create(database)
+    server = live_server(database)
+    try:
+        yield server, tokens
+    finally:
+        stop(server)
