@@ -3,11 +3,17 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+NATIVE_STAMP := $(VENV)/.native-stamp
+NATIVE_SOURCES := $(wildcard native/Cargo.* native/pyproject.toml native/src/*.rs)
+HAVE_CARGO := $(shell command -v cargo 2>/dev/null)
+# Run once more under the Python engine (the whole suite runs under the default, native when built).
+ENGINE_TESTS := tests/rules tests/records tests/test_openspiel_corpus.py tests/test_cli.py \
+	tests/test_plays_service.py tests/api/test_plays_api.py tests/reliability/test_hostile_input.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 
-.PHONY: install test lint serve bench openapi browser screenshots clean
+.PHONY: install native native-check fuzz test lint serve bench openapi browser screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,22 +21,47 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The native core (Rust): built in release mode into .venv when cargo exists; without it
+# everything runs on the Python engine.
+$(NATIVE_STAMP): $(STAMP) $(NATIVE_SOURCES)
+	$(BIN)/python -m pip install --quiet --force-reinstall --no-deps ./native
+	touch $@
 
-lint: $(STAMP)
+ifdef HAVE_CARGO
+native: $(NATIVE_STAMP)
+
+native-check:
+	cd native && cargo fmt --check && cd fuzz && cargo fmt --check
+	cd native && cargo clippy --quiet --all-targets --all-features -- -D warnings
+	cd native && cargo test --quiet
+else
+native native-check:
+	@echo "cargo not found: the native core is skipped (the Python engine is used)"
+endif
+
+install: $(STAMP) native
+
+# A bounded fuzzing run of the native core (not in CI): cargo-fuzz needs the nightly toolchain.
+FUZZ_SECONDS ?= 60
+fuzz:
+	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+	cd native && cargo +nightly fuzz run judge -- -max_total_time=$(FUZZ_SECONDS)
+
+lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict referee notation vocabulary
 
-test: lint
+test: lint native-check
 	$(BIN)/pytest
+	NARDY_REFEREE_ENGINE=python $(BIN)/pytest -q $(ENGINE_TESTS)
 
-serve: $(STAMP)
+serve: install
 	mkdir -p var
 	NARDY_REFEREE_BIND=$(HOST):$(PORT) NARDY_REFEREE_WORKERS=$(WORKERS) \
 		$(BIN)/gunicorn --config gunicorn.conf.py wsgi:app
 
-bench: $(STAMP)
+bench: install
 	$(BIN)/python benchmarks/rules_speed.py
 	$(BIN)/python benchmarks/records_speed.py
 	$(BIN)/python benchmarks/http_load.py
@@ -50,4 +81,4 @@ screenshots: $(STAMP) browser
 	$(BIN)/python scripts/board_screenshots.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis native/target

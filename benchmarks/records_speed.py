@@ -2,21 +2,27 @@
 
 Builds a ``0 point match`` from the shared OpenSpiel games (tests/corpus.py), times our
 adjudication of it and of the 44 corpus records, and, where the ``gnubg`` package is
-installed, gnubg's own ``import mat`` of the same files (which also validates every move).
+installed, gnubg's own ``import mat`` of the same files (which also validates every move);
+each under every engine available (Python, and native when built). Last, whole processes:
+``nardy-referee check`` of a 400-game money session against a Python process that imports
+gnubg and runs ``import mat`` of the same file (best of three each).
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.adjudication import adjudicate
+from referee.rules import engine
 from tests.corpus import MAT, openspiel_money_session, read_jsonl
 
 
@@ -42,16 +48,75 @@ def gnubg_import_seconds(paths: list[Path]) -> float | None:
             os.close(saved)
 
 
+SESSION_GAMES = 400
+ROUNDS = 3
+GNUBG_IMPORT = """
+import os, sys
+import gnubg
+os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+gnubg.command('import mat "' + sys.argv[1] + '"')
+"""
+
+
+def best_process_seconds(argv: list[str], environment: dict[str, str]) -> float:
+    """Wall-clock seconds of the fastest of ``ROUNDS`` runs of a whole process."""
+    runs = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        subprocess.run(argv, env=environment, stdout=subprocess.DEVNULL, check=False)
+        runs.append(time.perf_counter() - start)
+    return min(runs)
+
+
+def whole_processes(games: list[dict[str, Any]]) -> None:
+    """``nardy-referee check`` of a money session vs gnubg's ``import mat``, as processes."""
+    bin_dir = Path(sys.executable).parent
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "money_session_400.mat"
+        path.write_text(openspiel_money_session(games[:SESSION_GAMES]))
+        turns = sum(len(game["turns"]) for game in games[:SESSION_GAMES])
+        print(f"whole processes: a {SESSION_GAMES}-game money session ({turns:,} turns)")
+        try:
+            import gnubg  # noqa: F401
+        except ImportError:
+            gnubg_seconds = None
+        else:
+            gnubg_seconds = best_process_seconds(
+                [sys.executable, "-c", GNUBG_IMPORT, str(path)], dict(os.environ)
+            )
+            print(f"  gnubg import mat: {gnubg_seconds:.3f} s")
+        for name in engines():
+            environment = {**os.environ, engine.ENGINE_VARIABLE: name}
+            seconds = best_process_seconds(
+                [str(bin_dir / "nardy-referee"), "check", str(path)], environment
+            )
+            ratio = f"; ours / gnubg = {seconds / gnubg_seconds:.2f}" if gnubg_seconds else ""
+            print(f"  [{name}] nardy-referee check: {seconds:.3f} s{ratio}")
+
+
+def engines() -> list[str]:
+    """The engines to measure: Python, and native when it is built."""
+    return ["python"] + (["native"] if engine.select("auto") is engine.Engine.NATIVE else [])
+
+
 def main() -> None:
     corpus = sorted(MAT.glob("*.mat"))
     texts = [path.read_text() for path in corpus]
+    games = list(read_jsonl("bg_games_seed1.jsonl.gz"))
+    for name in engines():
+        engine.select(name)
+        print(f"[{name}]")
+        in_process(corpus, texts, games)
+    whole_processes(games)
+
+
+def in_process(corpus: list[Path], texts: list[str], games: list[dict[str, Any]]) -> None:
     ours = timed(lambda: [adjudicate(text) for text in texts])
     print(f"corpus: {len(corpus)} records checked in {ours:.2f} s")
     theirs = gnubg_import_seconds(corpus)
     if theirs is not None:
         print(f"gnubg import mat of the corpus: {theirs:.2f} s; ours / gnubg = {ours / theirs:.2f}")
 
-    games = list(read_jsonl("bg_games_seed1.jsonl.gz"))
     turns = sum(len(game["turns"]) for game in games)
     session = openspiel_money_session(games)
     with tempfile.TemporaryDirectory() as folder:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from notation.errors import NotationError
 from notation.options import OptionValue, parse_rules_text
+from referee import __version__
 from referee.adjudication import Verdict, adjudicate
 from referee.api.auth import READ, WRITE
 from referee.archive import Archive
@@ -25,6 +26,7 @@ from referee.errors import RefereeError
 from referee.live import HOST_SCOPE, PLAY_SCOPE
 from referee.matches import recheck
 from referee.plays_service import PlaysService
+from referee.rules import engine
 from vocabulary import Side
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
@@ -43,6 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="nardy-referee",
         description="Referee for backgammon (short nardy), long nardy and khachapuri.",
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"nardy-referee {__version__} (engine: {engine.description()})",
     )
     commands = parser.add_subparsers(dest="command", required=True)
 

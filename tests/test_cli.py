@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
+from referee import __version__
 from referee.api import create_app
 from referee.cli import main
+from referee.rules import engine
 from tests.positions import BG_START, OPENING_31, bg
 
 BG_31 = bg(BG_START)
@@ -217,6 +219,15 @@ def test_argument_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[s
     out, err = capsys.readouterr()
     assert out == ""
     assert err.strip() and "Traceback" not in err
+
+
+def test_version_names_the_engine_in_use(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    words = capsys.readouterr().out.split()
+    assert words[:2] == ["nardy-referee", __version__]
+    assert words[3].rstrip(")") == engine.current()
 
 
 def test_play_out_of_travel_order(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,6 +17,7 @@ from referee.api.limits import Buckets, limits_config
 from referee.api.matches import NDJSON
 from referee.api.problems import register_problem_handlers
 from referee.api.storage import archive, init_storage
+from referee.rules import engine
 
 MAX_BODY = 16 * 1024 * 1024
 DEFAULT_DATABASE = "var/referee.sqlite3"
@@ -64,7 +65,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
-        """Liveness: the process answers.
+        """Liveness: the process answers; which engine judges plays (python or native).
         ---
         get:
           summary: Liveness
@@ -75,9 +76,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 application/json:
                   schema:
                     type: object
-                    properties: {status: {type: string}, version: {type: string}}
+                    properties:
+                      status: {type: string}
+                      version: {type: string}
+                      engine: {type: string}
         """
-        return {"status": "ok", "version": __version__}
+        return {"status": "ok", "version": __version__, "engine": engine.description()}
 
     @app.get("/readyz")
     def readyz() -> dict[str, str]:

@@ -12,8 +12,16 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from referee.rules import engine
 from referee.rules.board import Board, Play, Step
-from referee.rules.movegen import Applied, Reason, StepFailure, apply_steps, legal_plays
+from referee.rules.movegen import (
+    Applied,
+    Reason,
+    StepFailure,
+    apply_steps,
+    legal_plays,
+    native_steps,
+)
 from referee.rules.options import BlockRule, Judge, Options
 from referee.rules.variants import HEAD, TurnRules, Variant
 from vocabulary import BAR, OFF, IssueCode, Move, Side, point_text
@@ -119,7 +127,15 @@ class PlayJudge:
         return 4 if self.dice[0] == self.dice[1] else 2
 
     def judge(self, moves: Sequence[Move], canonical: bool = True) -> Judgement:
-        """Whether ``moves`` is a legal play; with ``canonical`` the legal play is named."""
+        """Whether ``moves`` is a legal play; with ``canonical`` the legal play is named.
+
+        The native engine, when in use, answers the legal plays (their warnings are worded
+        here); everything else is judged and worded here.
+        """
+        if engine.native is not None:
+            accepted = self._native_judgement(moves, canonical)
+            if accepted is not None:
+                return accepted
         problem = self._shape_problem(moves)
         if problem is not None:
             return self._illegal(problem)
@@ -134,7 +150,27 @@ class PlayJudge:
                 return quick
         return self._judge_by_enumeration(moves, candidates)
 
-    # -- the two ways to decide ------------------------------------------------------------
+    # -- the ways to decide ----------------------------------------------------------------
+
+    def _native_judgement(self, moves: Sequence[Move], canonical: bool) -> Judgement | None:
+        """The native engine's judgement of a legal play (None: declined)."""
+        assert engine.native is not None
+        answer = engine.native.judge(
+            self.rules.plain,
+            self.board.layout(self.side),
+            self.board.layout(self.side.other),
+            self.dice,
+            [(move.from_point, move.to_point, move.hit) for move in moves],
+            self.options.judge is Judge.SEQUENCE,
+            canonical,
+        )
+        if answer is None:
+            return None
+        mine, theirs, play, steps, marks = answer
+        board = self.board.with_layouts(self.side, mine, theirs)
+        legal = None if play is None else Play(native_steps(play[0]), board)
+        warnings = () if marks is None else _mark_warnings(moves, native_steps(marks[0]), marks[1])
+        return Judgement(True, board, legal, None, warnings, (), native_steps(steps))
 
     def _quick(self, moves: Sequence[Move], candidate: Candidate) -> Judgement | None:
         """Accept a literal play that uses every die without enumerating (None: not sure)."""

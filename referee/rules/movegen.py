@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from referee.rules import engine
 from referee.rules.board import HOME_TOP, Board, Layout, Play, Step
 from referee.rules.options import BlockRule, BlockTiming
 from referee.rules.variants import HEAD, TurnRules
@@ -288,10 +289,46 @@ def _search(
 
 
 def legal_plays(rules: TurnRules, board: Board, side: Side, dice: tuple[int, int]) -> list[Play]:
-    """Every legal play of ``side`` with ``dice``: one per distinct resulting board.
+    """Every legal play of ``side`` with ``dice``: one per distinct resulting board, by the
+    engine in use (both give the same plays, steps and order).
 
     A single empty play (the board unchanged) when no die can be played.
     """
+    if engine.native is None:
+        return python_legal_plays(rules, board, side, dice)
+    packed = engine.native.legal_plays(
+        rules.plain, board.layout(side), board.layout(side.other), dice
+    )
+    return unpack_plays(packed, board, side)
+
+
+def unpack_plays(packed: bytes, board: Board, side: Side) -> list[Play]:
+    """The native engine's plays, packed one after another as: the number of steps, four
+    bytes a step (from, to, die, hit), then the mover's 26 counts and the opponent's."""
+    plays = []
+    at, end, cells = 0, len(packed), len(board.white)
+    while at < end:
+        stop = at + 1 + 4 * packed[at]
+        steps = tuple(
+            Step(packed[i], packed[i + 1], packed[i + 2], packed[i + 3] == 1)
+            for i in range(at + 1, stop, 4)
+        )
+        mine = tuple(packed[stop : stop + cells])
+        theirs = tuple(packed[stop + cells : stop + 2 * cells])
+        plays.append(Play(steps, board.with_layouts(side, mine, theirs)))
+        at = stop + 2 * cells
+    return plays
+
+
+def native_steps(steps: Sequence[tuple[int, int, int, bool]]) -> tuple[Step, ...]:
+    """The native engine's ``(from, to, die, hit)`` tuples as steps."""
+    return tuple(map(Step._make, steps))
+
+
+def python_legal_plays(
+    rules: TurnRules, board: Board, side: Side, dice: tuple[int, int]
+) -> list[Play]:
+    """``legal_plays`` by the Python engine, the reference."""
     found = _search(rules, board, side, dice, rules.head_limit)
     full = 4 if dice[0] == dice[1] else 2
     if rules.head_limit_if_needed is not None and _best(found) < full:

@@ -54,6 +54,12 @@ class TurnRules:
     head_limit_if_needed: int | None
     """A larger head limit that applies only when ``head_limit`` cannot play the whole roll."""
     block: BlockCheck | None
+    plain: PlainRules
+    """The same facts as plain values, as the native engine takes them."""
+
+
+PlainRules = tuple[str, int | None, int | None, tuple[str, str] | None]
+"""Variant id, head limit, head limit if needed, and (block rule, block timing) or None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,6 +364,12 @@ def _turn_rules(
         head_limit=head_limit,
         head_limit_if_needed=if_needed,
         block=block,
+        plain=(
+            variant_id,
+            head_limit,
+            if_needed,
+            None if block is None else (str(block.rule), str(block.timing)),
+        ),
     )
 
 

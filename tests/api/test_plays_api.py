@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from referee.api import create_app
+from referee.rules import engine
 from tests.positions import BG_START, KH_START, LN_START, OPENING_31, bg, nardy
 
 PROBLEM_JSON = "application/problem+json"
@@ -140,6 +141,7 @@ def test_healthz_answers_ok(client: FlaskClient) -> None:
     body = ok(response)
     assert body["status"] == "ok"
     assert isinstance(body["version"], str) and body["version"]
+    assert body["engine"].split()[0] == engine.current()
 
 
 # -- legal plays -----------------------------------------------------------------------------

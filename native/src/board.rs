@@ -1,0 +1,99 @@
+//! Layouts and steps, each side in its own numbering (RULES.md §1.4, §14.1): index 0 = borne
+//! off, 1..24 = the side's own points (24 = where it starts, 1..6 = its home), 25 = the bar.
+
+/// Borne off.
+pub const OFF: usize = 0;
+/// The bar.
+pub const BAR: usize = 25;
+/// Checkers per side.
+pub const CHECKERS: u8 = 15;
+/// The highest point of the home.
+pub const HOME_TOP: usize = 6;
+/// The head: where every nardy checker starts.
+pub const HEAD: usize = 24;
+/// Cells in a layout.
+pub const CELLS: usize = 26;
+
+/// One side's 26 counts: `[off, point 1, ..., point 24, bar]`.
+pub type Layout = [u8; CELLS];
+
+/// One die played by one checker in the mover's numbering; `hit` when it hit a blot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Step {
+    pub from: u8,
+    pub to: u8,
+    pub die: u8,
+    pub hit: bool,
+}
+
+/// A legal play: its canonical step sequence and both layouts after it (mover's first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Play {
+    pub steps: Vec<Step>,
+    pub mine: Layout,
+    pub theirs: Layout,
+}
+
+/// The dice of a roll, larger first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dice {
+    pub high: u8,
+    pub low: u8,
+}
+
+impl Dice {
+    /// The roll of `first` and `second`, each 1..6.
+    pub fn new(first: u8, second: u8) -> Result<Dice, crate::Error> {
+        if !(1..=6).contains(&first) || !(1..=6).contains(&second) {
+            return Err(crate::Error::InvalidDice(first, second));
+        }
+        Ok(Dice {
+            high: first.max(second),
+            low: first.min(second),
+        })
+    }
+
+    pub fn is_double(self) -> bool {
+        self.high == self.low
+    }
+
+    /// How many single moves the roll allows at most.
+    pub fn full(self) -> usize {
+        if self.is_double() {
+            4
+        } else {
+            2
+        }
+    }
+}
+
+/// A layout from a slice of 26 counts.
+pub fn layout_from_slice(cells: &[u8]) -> Result<Layout, crate::Error> {
+    cells
+        .try_into()
+        .map_err(|_| crate::Error::InvalidLayout(cells.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dice_are_ordered_larger_first_and_checked() {
+        assert_eq!(Dice::new(2, 5).unwrap(), Dice { high: 5, low: 2 });
+        assert_eq!(Dice::new(3, 3).unwrap().full(), 4);
+        assert_eq!(Dice::new(0, 3), Err(crate::Error::InvalidDice(0, 3)));
+        assert_eq!(Dice::new(7, 1), Err(crate::Error::InvalidDice(7, 1)));
+    }
+
+    #[test]
+    fn a_layout_needs_26_cells() {
+        let mut cells = [0u8; CELLS];
+        cells[HEAD] = 15;
+        assert_eq!(layout_from_slice(&cells).unwrap(), cells);
+        assert_eq!(
+            layout_from_slice(&cells[..25]),
+            Err(crate::Error::InvalidLayout(25))
+        );
+    }
+}

@@ -1,0 +1,217 @@
+//! The Python module `nardy_native`: plain values in, plain values out; the Python engine
+//! builds its own objects from them.
+
+// PyO3 0.22's `#[pyfunction]` expansion converts `PyErr` into itself, which this clippy
+// reports at the signature; the code written here has no such conversion.
+#![allow(clippy::useless_conversion)]
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyTuple};
+
+use crate::board::{layout_from_slice, Dice, Layout, Play, Step, CELLS};
+use crate::judge::{Judge, WrittenMove};
+use crate::movegen;
+use crate::notation;
+use crate::variants::{BlockCheck, JudgeMode, PlayOptions, TurnRules, Variant};
+use crate::Error;
+
+impl From<Error> for PyErr {
+    fn from(error: Error) -> PyErr {
+        PyValueError::new_err(error.to_string())
+    }
+}
+
+type StepTuple = (u8, u8, u8, bool);
+type PlayTuple<'py> = (
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+);
+type Judged<'py> = (
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    Option<PlayTuple<'py>>,
+    Bound<'py, PyTuple>,
+    Option<(Bound<'py, PyTuple>, Vec<usize>)>,
+);
+
+/// `TurnRules.plain` of the Python engine: variant id, head limit, head limit if needed,
+/// and (block rule, block timing) or None.
+type PlainRules = (String, Option<u8>, Option<u8>, Option<(String, String)>);
+
+/// The facts of one turn as the Python engine's `TurnRules.plain` holds them.
+fn turn_rules(plain: &PlainRules) -> Result<TurnRules, Error> {
+    let (variant, head_limit, head_limit_if_needed, block) = plain;
+    let block = match block {
+        Some((rule, timing)) => Some(BlockCheck {
+            rule: rule.parse()?,
+            timing: timing.parse()?,
+        }),
+        None => None,
+    };
+    Ok(TurnRules {
+        variant: Variant::from_id(variant)?,
+        head_limit: *head_limit,
+        head_limit_if_needed: *head_limit_if_needed,
+        block,
+    })
+}
+
+fn steps_tuple<'py>(py: Python<'py>, steps: &[Step]) -> Bound<'py, PyTuple> {
+    PyTuple::new_bound(
+        py,
+        steps
+            .iter()
+            .map(|s| (s.from, s.to, s.die, s.hit).to_object(py)),
+    )
+}
+
+fn layout_tuple<'py>(py: Python<'py>, layout: &Layout) -> Bound<'py, PyTuple> {
+    PyTuple::new_bound(py, layout)
+}
+
+fn play_tuple<'py>(py: Python<'py>, play: &Play) -> PlayTuple<'py> {
+    (
+        steps_tuple(py, &play.steps),
+        layout_tuple(py, &play.mine),
+        layout_tuple(py, &play.theirs),
+    )
+}
+
+/// One turn's question as the Python engine asks it: the rules, both layouts, the dice.
+fn turn(
+    rules: &PlainRules,
+    mine: &[u8],
+    theirs: &[u8],
+    dice: (u8, u8),
+) -> Result<(TurnRules, Layout, Layout, Dice), Error> {
+    Ok((
+        turn_rules(rules)?,
+        layout_from_slice(mine)?,
+        layout_from_slice(theirs)?,
+        Dice::new(dice.0, dice.1)?,
+    ))
+}
+
+/// Every legal play, packed one after another into bytes (one Python object, however many
+/// plays): the number of steps, four bytes a step (from, to, die, hit), then the mover's 26
+/// counts and the opponent's.
+#[pyfunction]
+fn legal_plays<'py>(
+    py: Python<'py>,
+    rules: PlainRules,
+    mine: Vec<u8>,
+    theirs: Vec<u8>,
+    dice: (u8, u8),
+) -> PyResult<Bound<'py, PyBytes>> {
+    let (rules, mine, theirs, dice) = turn(&rules, &mine, &theirs, dice)?;
+    let plays = movegen::legal_plays(&rules, &mine, &theirs, dice);
+    let mut packed = Vec::with_capacity(plays.len() * (1 + 2 * CELLS + 16));
+    for play in &plays {
+        packed.push(play.steps.len() as u8);
+        for step in &play.steps {
+            packed.extend([step.from, step.to, step.die, u8::from(step.hit)]);
+        }
+        packed.extend(play.mine);
+        packed.extend(play.theirs);
+    }
+    Ok(PyBytes::new_bound(py, &packed))
+}
+
+/// The written play judged: `(mine, theirs, play or None, steps, marks)` when it is legal,
+/// None when the Python engine must judge it. `marks` is `(played, owners)`, from which
+/// Python words any warning about `*` marks, or None when nothing hits and nothing is
+/// marked (there is nothing to warn about).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn judge<'py>(
+    py: Python<'py>,
+    rules: PlainRules,
+    mine: Vec<u8>,
+    theirs: Vec<u8>,
+    dice: (u8, u8),
+    moves: Vec<(u32, u32, bool)>,
+    sequence: bool,
+    canonical: bool,
+) -> PyResult<Option<Judged<'py>>> {
+    let (rules, mine, theirs, dice) = turn(&rules, &mine, &theirs, dice)?;
+    let moves: Vec<WrittenMove> = moves
+        .into_iter()
+        .map(|(from, to, mark)| WrittenMove { from, to, mark })
+        .collect();
+    let judge = Judge {
+        rules: &rules,
+        mine: &mine,
+        theirs: &theirs,
+        dice,
+        mode: if sequence {
+            JudgeMode::Sequence
+        } else {
+            JudgeMode::Position
+        },
+    };
+    let Some(accepted) = judge.accept(&moves, canonical) else {
+        return Ok(None);
+    };
+    let marks = moves.iter().any(|m| m.mark) || accepted.played.iter().any(|s| s.hit);
+    Ok(Some((
+        layout_tuple(py, &accepted.mine),
+        layout_tuple(py, &accepted.theirs),
+        accepted.play.as_ref().map(|play| play_tuple(py, play)),
+        steps_tuple(py, &accepted.steps),
+        marks.then(|| (steps_tuple(py, &accepted.played), accepted.owners)),
+    )))
+}
+
+/// The native engine's own head limits for a turn (for differential tests of the
+/// variants): `(head_limit, head_limit_if_needed, has_block_rule)`.
+#[pyfunction]
+#[pyo3(signature = (variant, mine, theirs, dice, head_exception, first_turn_scope, block_rule, block_timing))]
+#[allow(clippy::too_many_arguments)]
+fn turn_facts(
+    variant: &str,
+    mine: Vec<u8>,
+    theirs: Vec<u8>,
+    dice: (u8, u8),
+    head_exception: &str,
+    first_turn_scope: &str,
+    block_rule: &str,
+    block_timing: &str,
+) -> PyResult<(Option<u8>, Option<u8>, bool)> {
+    let (mine, theirs) = (layout_from_slice(&mine)?, layout_from_slice(&theirs)?);
+    let options = PlayOptions {
+        head_exception: head_exception.parse()?,
+        first_turn_scope: first_turn_scope.parse()?,
+        block_rule: block_rule.parse()?,
+        block_timing: block_timing.parse()?,
+    };
+    let dice = Dice::new(dice.0, dice.1)?;
+    let rules = TurnRules::new(Variant::from_id(variant)?, &mine, &theirs, dice, &options);
+    Ok((
+        rules.head_limit,
+        rules.head_limit_if_needed,
+        rules.block.is_some(),
+    ))
+}
+
+/// The canonical text of a play's `(from, to, die, hit)` steps.
+#[pyfunction]
+#[pyo3(signature = (steps, literal = false))]
+fn play_text(steps: Vec<StepTuple>, literal: bool) -> String {
+    let steps: Vec<Step> = steps
+        .into_iter()
+        .map(|(from, to, die, hit)| Step { from, to, die, hit })
+        .collect();
+    notation::play_text(&steps, literal)
+}
+
+#[pymodule]
+fn nardy_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    module.add_function(wrap_pyfunction!(legal_plays, module)?)?;
+    module.add_function(wrap_pyfunction!(judge, module)?)?;
+    module.add_function(wrap_pyfunction!(turn_facts, module)?)?;
+    module.add_function(wrap_pyfunction!(play_text, module)?)?;
+    Ok(())
+}

@@ -1,0 +1,345 @@
+//! The three variants and the options of RULES.md §12.1 that change which plays are legal:
+//! what the move generator needs to know about one turn (`TurnRules`).
+
+use crate::board::{Dice, Layout, CHECKERS, HEAD};
+use crate::Error;
+
+/// A game variant (RULES.md §2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    Backgammon,
+    LongNardy,
+    Khachapuri,
+}
+
+impl Variant {
+    /// The variant with the id `id` (the ids of the Python engine).
+    pub fn from_id(id: &str) -> Result<Variant, Error> {
+        match id {
+            "backgammon" => Ok(Variant::Backgammon),
+            "long-nardy" => Ok(Variant::LongNardy),
+            "khachapuri" => Ok(Variant::Khachapuri),
+            other => Err(Error::UnknownVariant(other.to_owned())),
+        }
+    }
+
+    /// Whether a single opposing checker can be hit (only backgammon).
+    pub fn hitting(self) -> bool {
+        self == Variant::Backgammon
+    }
+
+    /// The same physical point (1..24) in the other side's own numbering; 0 stays 0.
+    pub fn opposite(self, point: usize) -> usize {
+        match (self, point) {
+            (_, 0) => 0,
+            (Variant::Backgammon, _) => 25 - point,
+            (_, 1..=12) => point + 12,
+            _ => point - 12,
+        }
+    }
+
+    /// `opposite` for 0..24 as a table (the search looks it up for every step).
+    pub fn opposite_table(self) -> [usize; 25] {
+        std::array::from_fn(|point| self.opposite(point))
+    }
+}
+
+/// Who may take a second checker from the head on a first-turn 6-6, 4-4 or 3-3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeadException {
+    Unconditional,
+    OnlyIfNeeded,
+    OpponentHeadOnly,
+    None,
+}
+
+/// Whose first turn gets the head exception.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FirstTurnScope {
+    EachPlayer,
+    GameFirstTurn,
+}
+
+/// When a six-point block is allowed (RULES.md §7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlockRule {
+    Ahead,
+    Home,
+}
+
+/// When the block rule is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlockTiming {
+    PerMove,
+    EndOfTurn,
+}
+
+/// How a written play is judged (RULES.md A6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JudgeMode {
+    Position,
+    Sequence,
+}
+
+macro_rules! parse_enum {
+    ($kind:ident, $option:literal, $($text:literal => $value:ident),+) => {
+        impl std::str::FromStr for $kind {
+            type Err = Error;
+
+            fn from_str(text: &str) -> Result<$kind, Error> {
+                match text {
+                    $($text => Ok($kind::$value),)+
+                    other => Err(Error::InvalidOption($option, other.to_owned())),
+                }
+            }
+        }
+    };
+}
+
+parse_enum!(HeadException, "head_exception",
+    "unconditional" => Unconditional, "only_if_needed" => OnlyIfNeeded,
+    "opponent_head_only" => OpponentHeadOnly, "none" => None);
+parse_enum!(FirstTurnScope, "first_turn_scope",
+    "each_player" => EachPlayer, "game_first_turn" => GameFirstTurn);
+parse_enum!(BlockRule, "block_rule", "ahead" => Ahead, "home" => Home);
+parse_enum!(BlockTiming, "block_timing", "per_move" => PerMove, "end_of_turn" => EndOfTurn);
+parse_enum!(JudgeMode, "judge", "position" => Position, "sequence" => Sequence);
+
+/// The options that change which plays are legal, with RULES.md's defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PlayOptions {
+    pub head_exception: HeadException,
+    pub first_turn_scope: FirstTurnScope,
+    pub block_rule: BlockRule,
+    pub block_timing: BlockTiming,
+}
+
+impl Default for PlayOptions {
+    fn default() -> PlayOptions {
+        PlayOptions {
+            head_exception: HeadException::Unconditional,
+            first_turn_scope: FirstTurnScope::EachPlayer,
+            block_rule: BlockRule::Ahead,
+            block_timing: BlockTiming::PerMove,
+        }
+    }
+}
+
+/// The six-point block rule as it applies to one turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BlockCheck {
+    pub rule: BlockRule,
+    pub timing: BlockTiming,
+}
+
+/// Everything the move generator needs to know about the rules of one turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TurnRules {
+    pub variant: Variant,
+    /// How many checkers may leave the head this turn; None = no limit.
+    pub head_limit: Option<u8>,
+    /// A larger head limit that applies only when `head_limit` cannot play the whole roll.
+    pub head_limit_if_needed: Option<u8>,
+    pub block: Option<BlockCheck>,
+}
+
+impl TurnRules {
+    /// The rules in force for the side with layout `mine` playing `dice` against `theirs`.
+    pub fn new(
+        variant: Variant,
+        mine: &Layout,
+        theirs: &Layout,
+        dice: Dice,
+        options: &PlayOptions,
+    ) -> TurnRules {
+        let mut head_limit = head_limit(variant, mine, theirs, dice, options);
+        let mut if_needed = None;
+        if head_limit == Some(2) && options.head_exception == HeadException::OnlyIfNeeded {
+            head_limit = Some(1);
+            if_needed = Some(2);
+        }
+        let block = (variant != Variant::Backgammon).then_some(BlockCheck {
+            rule: options.block_rule,
+            timing: options.block_timing,
+        });
+        TurnRules {
+            variant,
+            head_limit,
+            head_limit_if_needed: if_needed,
+            block,
+        }
+    }
+}
+
+fn head_limit(
+    variant: Variant,
+    mine: &Layout,
+    theirs: &Layout,
+    dice: Dice,
+    options: &PlayOptions,
+) -> Option<u8> {
+    if variant != Variant::LongNardy {
+        return None;
+    }
+    if !head_exception_applies(mine, theirs, dice, options) {
+        return Some(1);
+    }
+    if options.head_exception == HeadException::OpponentHeadOnly {
+        let stopped = stopped_by_opponent_head(variant, theirs, usize::from(dice.high));
+        return Some(if stopped { 2 } else { 1 });
+    }
+    Some(2)
+}
+
+/// A first-turn 6-6, 4-4 or 3-3 with the exception enabled (RULES.md §6.2).
+fn head_exception_applies(
+    mine: &Layout,
+    theirs: &Layout,
+    dice: Dice,
+    options: &PlayOptions,
+) -> bool {
+    if options.head_exception == HeadException::None {
+        return false;
+    }
+    if !dice.is_double() || ![3, 4, 6].contains(&dice.high) || mine[HEAD] != CHECKERS {
+        return false;
+    }
+    match options.first_turn_scope {
+        FirstTurnScope::GameFirstTurn => theirs[HEAD] == CHECKERS,
+        FirstTurnScope::EachPlayer => true,
+    }
+}
+
+/// Whether one head checker's path is first stopped at the opponent's head.
+fn stopped_by_opponent_head(variant: Variant, theirs: &Layout, die: usize) -> bool {
+    let mut point = HEAD - die;
+    while point > 0 {
+        let there = variant.opposite(point);
+        if theirs[there] > 0 {
+            return there == HEAD;
+        }
+        if point <= die {
+            break;
+        }
+        point -= die;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn long_nardy(
+        mine: &Layout,
+        theirs: &Layout,
+        a: u8,
+        b: u8,
+        options: &PlayOptions,
+    ) -> TurnRules {
+        TurnRules::new(
+            Variant::LongNardy,
+            mine,
+            theirs,
+            Dice::new(a, b).unwrap(),
+            options,
+        )
+    }
+
+    fn head_only() -> Layout {
+        let mut layout = [0; 26];
+        layout[HEAD] = CHECKERS;
+        layout
+    }
+
+    #[test]
+    fn opposite_points_are_mirrored_in_backgammon_and_shifted_by_twelve_in_nardy() {
+        assert_eq!(Variant::Backgammon.opposite(1), 24);
+        assert_eq!(Variant::Backgammon.opposite(13), 12);
+        assert_eq!(Variant::LongNardy.opposite(1), 13);
+        assert_eq!(Variant::Khachapuri.opposite(24), 12);
+        assert_eq!(Variant::LongNardy.opposite(0), 0);
+    }
+
+    #[test]
+    fn variants_and_options_are_read_from_their_python_names() {
+        assert_eq!(Variant::from_id("long-nardy"), Ok(Variant::LongNardy));
+        assert!(Variant::from_id("chess").is_err());
+        assert_eq!("end_of_turn".parse(), Ok(BlockTiming::EndOfTurn));
+        assert_eq!(
+            "sideways".parse::<BlockRule>(),
+            Err(Error::InvalidOption("block_rule", "sideways".to_owned()))
+        );
+    }
+
+    #[test]
+    fn long_nardy_allows_two_head_checkers_only_on_a_first_six_four_or_three_double() {
+        let start = head_only();
+        let options = PlayOptions::default();
+        let rules = |a, b| long_nardy(&start, &start, a, b, &options);
+        assert_eq!(rules(6, 6).head_limit, Some(2));
+        assert_eq!(rules(4, 4).head_limit, Some(2));
+        assert_eq!(rules(5, 5).head_limit, Some(1));
+        assert_eq!(rules(6, 3).head_limit, Some(1));
+        let mut moved = start;
+        moved[HEAD] -= 1;
+        moved[18] += 1;
+        let later = long_nardy(&moved, &start, 6, 6, &options);
+        assert_eq!(later.head_limit, Some(1));
+    }
+
+    #[test]
+    fn only_if_needed_keeps_the_second_head_checker_in_reserve() {
+        let start = head_only();
+        let options = PlayOptions {
+            head_exception: HeadException::OnlyIfNeeded,
+            ..PlayOptions::default()
+        };
+        let rules = long_nardy(&start, &start, 6, 6, &options);
+        assert_eq!(
+            (rules.head_limit, rules.head_limit_if_needed),
+            (Some(1), Some(2))
+        );
+    }
+
+    #[test]
+    fn game_first_turn_scope_needs_the_opponent_still_on_his_head() {
+        let start = head_only();
+        let mut moved = start;
+        moved[HEAD] -= 1;
+        moved[20] += 1;
+        let options = PlayOptions {
+            first_turn_scope: FirstTurnScope::GameFirstTurn,
+            ..PlayOptions::default()
+        };
+        let rules = long_nardy(&start, &moved, 6, 6, &options);
+        assert_eq!(rules.head_limit, Some(1));
+    }
+
+    #[test]
+    fn opponent_head_only_needs_the_six_stopped_on_the_opponent_head() {
+        let start = head_only();
+        let options = PlayOptions {
+            head_exception: HeadException::OpponentHeadOnly,
+            ..PlayOptions::default()
+        };
+        // 6-6 from own 24: 18, then 12 = the opponent's 24, his head: stopped there.
+        let six = long_nardy(&start, &start, 6, 6, &options);
+        assert_eq!(six.head_limit, Some(2));
+        // 3-3: 21, 18, 15, 12 -> also the opponent's head, first occupied point on the way.
+        let three = long_nardy(&start, &start, 3, 3, &options);
+        assert_eq!(three.head_limit, Some(2));
+    }
+
+    #[test]
+    fn backgammon_has_no_head_limit_and_no_block_rule() {
+        let rules = TurnRules::new(
+            Variant::Backgammon,
+            &head_only(),
+            &head_only(),
+            Dice::new(6, 6).unwrap(),
+            &PlayOptions::default(),
+        );
+        assert_eq!((rules.head_limit, rules.block), (None, None));
+    }
+}
