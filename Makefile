@@ -66,6 +66,7 @@ bench: install
 	$(BIN)/python benchmarks/records_speed.py
 	$(BIN)/python benchmarks/http_load.py
 	$(BIN)/python benchmarks/memory.py
+	$(BIN)/python benchmarks/worst_inputs.py
 	$(BIN)/python benchmarks/board_speed.py
 	$(BIN)/python benchmarks/live_load.py
 

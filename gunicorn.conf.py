@@ -1,14 +1,33 @@
-"""gunicorn settings for ``make serve`` and the tests (override with GUNICORN_CMD_ARGS)."""
+"""gunicorn settings for ``make serve`` and the tests (override with GUNICORN_CMD_ARGS).
+
+The worker model is ``gthread`` (docs/operations.md, "Workers"): a request holds a thread,
+an idle connection holds none, so idle or slow clients cannot take every worker.
+"""
 
 import os
 
 bind = os.environ.get("NARDY_REFEREE_BIND", "127.0.0.1:8000")
+worker_class = "gthread"
 workers = int(os.environ.get("NARDY_REFEREE_WORKERS", "2"))
-# A 10,000-game record takes tens of seconds to check in pure Python: do not kill it.
-timeout = 300
+# One thread per request in flight; a live NDJSON stream holds one for its whole life, so
+# leave room for streams beside checking (which its own budget bounds, referee/budget.py).
+threads = int(os.environ.get("NARDY_REFEREE_THREADS", "64"))
+# Connections open at once per worker (idle keep-alive ones included; they hold no thread).
+worker_connections = 1000
+# gthread workers beat their heartbeat from the main thread, busy threads or not: this only
+# kills a worker that is stuck, not a long request (those end at the work budget's deadline).
+timeout = 60
+# An idle connection (kept alive, or opened with nothing sent) is closed after this long.
+keepalive = 5
+graceful_timeout = 30
+# The longest request line gunicorn reads (its maximum): every documented query parameter at
+# its maximum length fits; a longer URL gets gunicorn's own 414 page.
+limit_request_line = 8190
 # Build the app (and migrate the archive) once in the master, before the workers fork.
 preload_app = True
-graceful_timeout = 30
+# gunicornc's control socket: off unless a path is given (one path per instance).
+control_socket = os.environ.get("NARDY_REFEREE_CONTROL_SOCKET", "")
+control_socket_disable = not control_socket
 accesslog = "-"
 # The access log records the request line only: never headers, so never a bearer token.
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'

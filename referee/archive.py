@@ -3,7 +3,9 @@
 One file, WAL mode, STRICT tables, migrations applied at start, FTS5 over names, events
 and sites, matches deduplicated by the SHA-256 of their canonical record, API tokens kept
 only as hashes. Several gunicorn workers may write at once: writes take the write lock up
-front (``BEGIN IMMEDIATE``) and wait for it (``busy_timeout``) instead of failing.
+front (``BEGIN IMMEDIATE``) and wait for it (``busy_timeout``, 5 s: shorter than any client
+or proxy timeout), then fail with ArchiveBusyError (503, try again) instead of holding the
+worker. The file is created readable by its owner only.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import os
 import secrets
 import sqlite3
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -23,7 +27,9 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-BUSY_TIMEOUT_SECONDS = 30.0
+from referee.errors import ArchiveBusyError
+
+BUSY_TIMEOUT_SECONDS = 5.0
 MAX_PAGE = 500
 TOKEN_BYTES = 32
 
@@ -119,6 +125,18 @@ def _create_live_matches(db: Database) -> None:
         {"live_id": int, "k": int, "die1": int, "die2": int, "game": int, "use": str},
         pk=("live_id", "k"),
         foreign_keys=[("live_id", "live_matches", "id")],
+        strict=True,
+    )
+
+
+@migrations(name="0004_derived")
+def _create_derived(db: Database) -> None:
+    """What is computed from a stored record (replays, re-checks), kept per rules revision."""
+    db["derived"].create(  # type: ignore[union-attr]
+        {"match_id": int, "key": str, "revision": int, "body": bytes},
+        pk=("match_id", "key"),
+        not_null={"revision", "body"},
+        foreign_keys=[("match_id", "matches", "id")],
         strict=True,
     )
 
@@ -249,6 +267,11 @@ class Archive:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(f"{path}.lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
+            if not path.exists():
+                # Readable by its owner only (SQLite gives -wal and -shm the same mode).
+                # Only here, before any connection: closing a descriptor of an open
+                # database would drop this process's SQLite locks on it.
+                os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
             archive = cls(path)
             try:
                 archive.db.enable_wal()
@@ -321,6 +344,41 @@ class Archive:
             if len(page) < min(max(query.limit, 1), MAX_PAGE):
                 return
             page_query = replace(page_query, after_id=page[-1]["id"])
+
+    def games_of(self, match_id: int) -> int | None:
+        """How many games a stored match has (None: no such match), without reading it."""
+        row = self.db.execute("SELECT games FROM matches WHERE id = ?", [match_id]).fetchone()
+        return None if row is None else int(row[0])
+
+    # -- derived results ------------------------------------------------------------------
+
+    def derived(self, match_id: int, key: str, revision: int) -> Any:
+        """A kept result computed from the match under rules ``revision`` (None: not kept)."""
+        row = self.db.execute(
+            "SELECT body FROM derived WHERE match_id = ? AND key = ? AND revision = ?",
+            [match_id, key, revision],
+        ).fetchone()
+        return None if row is None else json.loads(zlib.decompress(row[0]))
+
+    def keep_derived(self, match_id: int, revision: int, results: dict[str, Any]) -> None:
+        """Keep results (by key) computed from the match, replacing older revisions'."""
+        rows = [
+            (match_id, key, revision, zlib.compress(json.dumps(body).encode()))
+            for key, body in results.items()
+        ]
+        with _write_lock(self.db.conn) as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO derived (match_id, key, revision, body)"
+                " VALUES (?, ?, ?, ?)",
+                rows,
+            )
+
+    def ready(self) -> None:
+        """Read from the file (ArchiveBusyError when it cannot be read now)."""
+        try:
+            self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError as error:
+            raise ArchiveBusyError(f"the archive cannot be read: {error}") from None
 
     def older_than(self, revision: int | None, page: int = 100) -> Iterator[dict[str, Any]]:
         """Every stored match whose verdict predates ``revision`` (every match when None),
@@ -506,7 +564,14 @@ def _write_lock(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """A write transaction that holds SQLite's write lock from its start."""
     if conn.in_transaction:
         conn.commit()
-    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as error:
+        if "locked" not in str(error) and "busy" not in str(error):
+            raise
+        raise ArchiveBusyError(
+            f"the archive stayed locked by another writer for {BUSY_TIMEOUT_SECONDS:g} s; try again"
+        ) from None
     try:
         yield conn
     except BaseException:

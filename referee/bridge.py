@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 
 from notation.errors import NotationError
 from notation.ids import from_gnubg_id, from_xgid, to_gnubg_id, to_xgid
@@ -123,8 +124,10 @@ def cells_of(variant: type[Variant], board: Board) -> tuple[int, ...]:
     )
 
 
+@lru_cache(maxsize=4)
 def write_position(position: Position) -> str:
-    """The canonical position string of ``position``."""
+    """The canonical position string of ``position`` (a replay writes each position twice,
+    after one action and before the next: the second time comes from this small cache)."""
     board = position.board
     cube = position.cube
     data = PositionData(

@@ -18,6 +18,7 @@ from referee import __version__
 from referee.adjudication import Verdict, adjudicate
 from referee.board_svg import board_svg
 from referee.bot import STRATEGIES, LiveApiError, LiveClient, play_match
+from referee.budget import OFFLINE
 from referee.dice import verify_proof
 from referee.errors import RefereeError
 from referee.plays_service import PlaysService
@@ -177,7 +178,7 @@ def _check(args: argparse.Namespace) -> int:
             print(f"\r[{number}/{len(files)}] {path.name[:50]:<50}", end="", file=sys.stderr)
         try:
             text = path.read_text(encoding="utf-8-sig")
-            verdict = adjudicate(text, args.variant, args.mode, args.rules).verdict
+            verdict = adjudicate(text, args.variant, args.mode, args.rules, limits=OFFLINE).verdict
         except (OSError, UnicodeDecodeError) as error:
             print(f"nardy-referee: {path}: cannot read: {error}", file=sys.stderr)
             status = EXIT_BAD_INPUT

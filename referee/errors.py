@@ -14,6 +14,8 @@ class RefereeError(ValueError):
     code: ClassVar[str] = "referee_error"
     title: ClassVar[str] = "Referee error"
     status: ClassVar[int] = 422
+    retry_after: int | None = None
+    """Seconds after which the same request may succeed (a ``Retry-After`` header)."""
 
     def __init__(self, message: str, **extensions: Any) -> None:
         super().__init__(message)
@@ -151,3 +153,12 @@ class LiveNotFoundError(RefereeError):
     code = "not_found"
     title = "Not Found"
     status = 404
+
+
+class ArchiveBusyError(RefereeError):
+    """The archive stayed locked by another writer past the busy timeout: try again."""
+
+    code = "archive_busy"
+    title = "Archive busy"
+    status = 503
+    retry_after = 2

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from contextlib import suppress
+from dataclasses import dataclass, replace
 from typing import Any
 
 from notation.records.mat_writer import write_mat
 from referee import RULES_REVISION, __version__
 from referee.adjudication import ReplayStep, adjudicate
 from referee.archive import Archive, NewMatch, Rechecked, Stored
-from referee.errors import InvalidNotationError, InvalidRecordError, MatchNotFoundError
+from referee.budget import OFFLINE, WorkLimits
+from referee.errors import (
+    ArchiveBusyError,
+    InvalidNotationError,
+    InvalidRecordError,
+    MatchNotFoundError,
+)
 
 MAX_ID = 2**63 - 1
 """SQLite's largest integer: larger ids in a URL are simply not found."""
@@ -43,9 +51,10 @@ def submit(
     options: Mapping[str, object] | None = None,
     allow_invalid: bool = False,
     variant: str | None = None,
+    limits: WorkLimits | None = None,
 ) -> Submission:
     """Check and store a record; an invalid one only with ``allow_invalid``."""
-    match = checked_match(text, options, allow_invalid, variant)
+    match = checked_match(text, options, allow_invalid, variant, limits)
     stored = archive.store(match)
     verdict_json = match.verdict
     if stored.duplicate:  # the answer is what is stored, whatever options came this time
@@ -60,6 +69,7 @@ def checked_match(
     options: Mapping[str, object] | None = None,
     allow_invalid: bool = False,
     variant: str | None = None,
+    limits: WorkLimits | None = None,
 ) -> NewMatch:
     """A record checked as the archive stores it: verdict, canonical text, SHA-256."""
     try:
@@ -68,7 +78,7 @@ def checked_match(
         raise InvalidNotationError(
             f"the record is not valid Unicode text: {error.reason}"
         ) from None
-    adjudication = adjudicate(text, variant, "strict", options)
+    adjudication = adjudicate(text, variant, "strict", options, limits=limits)
     verdict = adjudication.verdict
     verdict_json = verdict.to_json()
     if not verdict.valid and not allow_invalid:
@@ -80,7 +90,7 @@ def checked_match(
     tags = adjudication.record.tags
     match = verdict.match
     return NewMatch(
-        sha256=hashlib.sha256(canonical.encode()).hexdigest(),
+        sha256=record_key(canonical, None if verdict.valid else text),
         variant=verdict.variant,
         valid=verdict.valid,
         players=match.players,
@@ -97,6 +107,16 @@ def checked_match(
         rules_revision=RULES_REVISION,
         referee_version=__version__,
     )
+
+
+def record_key(canonical: str, original: str | None = None) -> str:
+    """The SHA-256 that identifies a stored record: of its canonical text, and for an
+    invalid record (whose canonical text stops at its first error) of its original text
+    too, so two invalid records that differ after their first error are not duplicates."""
+    digest = hashlib.sha256(canonical.encode())
+    if original is not None:
+        digest.update(b"\0" + original.encode())
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +149,9 @@ def recheck(archive: Archive, everything: bool = False) -> Iterator[VerdictChang
     """Check stored matches anew (those of older rules revisions, or ``everything``),
     store their new verdicts and yield what changed for each; stored text is untouched."""
     for row in archive.older_than(None if everything else RULES_REVISION):
-        verdict = adjudicate(row["original"], row["variant"], "strict", row["options"]).verdict
+        verdict = adjudicate(
+            row["original"], row["variant"], "strict", row["options"], limits=OFFLINE
+        ).verdict
         after = verdict.to_json()
         winner = None if verdict.match.winner is None else str(verdict.match.winner)
         archive.update_verdict(
@@ -170,14 +192,63 @@ def stored_match(archive: Archive, match_id: int) -> dict[str, Any]:
     return row
 
 
-def replay(archive: Archive, match_id: int, index: int) -> dict[str, Any]:
-    """Every action of one game, with the positions before and after it."""
-    row = stored_match(archive, match_id)
-    adjudication = adjudicate(row["original"], row["variant"], "condone", row["options"], True)
-    if not 1 <= index <= len(adjudication.replays):
+def replay(
+    archive: Archive, match_id: int, index: int, limits: WorkLimits | None = None
+) -> dict[str, Any]:
+    """Every action of one game, with the positions before and after it. The game index is
+    checked before any work; the replays of every game are computed once per stored record
+    and rules revision, then kept."""
+    games = archive.games_of(match_id) if 0 < match_id <= MAX_ID else None
+    if games is None:
+        raise MatchNotFoundError(f"no match with id {match_id}")
+    if not 1 <= index <= games:
         raise MatchNotFoundError(f"match {match_id} has no game {index}")
-    actions = replay_actions(adjudication.replays[index - 1])
+    key = f"replay/{index}"
+    actions = archive.derived(match_id, key, RULES_REVISION)
+    if actions is None:
+        row = stored_match(archive, match_id)
+        limits = limits or WorkLimits()
+        # Writing every position costs about as much again as checking: a record that was
+        # checked within the deadline is replayed within twice that, once.
+        replaying = replace(limits, seconds=2 * limits.seconds)
+        adjudication = adjudicate(
+            row["original"], row["variant"], "condone", row["options"], True, replaying
+        )
+        replays = {
+            f"replay/{number}": replay_actions(steps)
+            for number, steps in enumerate(adjudication.replays, start=1)
+        }
+        _keep(archive, match_id, replays)
+        actions = replays.get(key)
+        if actions is None:  # a variation the referee cannot check has no replays
+            raise MatchNotFoundError(f"match {match_id} has no replay of game {index}")
     return {"match_id": match_id, "game": index, "actions": actions}
+
+
+def check_stored(
+    archive: Archive,
+    match_id: int,
+    mode: str,
+    options: Mapping[str, object],
+    limits: WorkLimits | None = None,
+) -> dict[str, Any]:
+    """The verdict on a stored record under ``mode`` and other ``options`` (over the stored
+    ones), computed once per stored record, request and rules revision, then kept."""
+    row = stored_match(archive, match_id)
+    merged = {**row["options"], **options}
+    key = "check/" + json.dumps({"mode": mode, "options": merged}, sort_keys=True)
+    verdict = archive.derived(match_id, key, RULES_REVISION)
+    if verdict is None:
+        adjudication = adjudicate(row["original"], row["variant"], mode, merged, limits=limits)
+        verdict = adjudication.verdict.to_json()
+        _keep(archive, match_id, {key: verdict})
+    return verdict  # type: ignore[no-any-return]
+
+
+def _keep(archive: Archive, match_id: int, results: dict[str, Any]) -> None:
+    """Keep derived results; a busy archive only means they are computed again next time."""
+    with suppress(ArchiveBusyError):
+        archive.keep_derived(match_id, RULES_REVISION, results)
 
 
 def replay_actions(steps: Sequence[ReplayStep]) -> list[dict[str, Any]]:

@@ -7,6 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
+# Rate limits would throttle the suite (one client, many requests): tests of the limits
+# set them in the app's config. Set before test modules import (some build apps then).
+os.environ.setdefault("NARDY_REFEREE_RATE_LIMITS", "off")
+
 
 @pytest.fixture(autouse=True, scope="session")
 def throwaway_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

@@ -80,8 +80,23 @@ class _GameBuilder:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class ReadLimits:
+    """How much one record may hold, enforced while reading (NotationError at the first
+    game, action or finding over a limit, named by its code ``too_many_<limit>``)."""
+
+    games: int | None = None
+    actions_per_game: int | None = None
+    actions: int | None = None
+    findings: int | None = None
+
+
 class _Reader:
-    def __init__(self) -> None:
+    def __init__(self, limits: ReadLimits) -> None:
+        self.limits = limits
+        self.earlier_actions = 0
+        """Actions of the games before the current one."""
+        self.finding_count = 0
         self.tags: dict[str, str] = {}
         self.comments: list[str] = []
         self.match_length: int | None = None
@@ -90,6 +105,8 @@ class _Reader:
         self.pending_start: str | None = None
 
     def finding(self, code: IssueCode, message: str, line: int, column: int = 1) -> None:
+        self.finding_count += 1
+        _within(self.limits.findings, self.finding_count, "findings")
         target = self.games[-1].findings if self.games else self.findings
         target.append(ReadingProblem(code, message, line, column))
 
@@ -106,6 +123,7 @@ class _Reader:
             if self.games and _SET_POS.match(stripped):
                 edit = ActionText(ActionKind.EDIT, "", number, 1, None, stripped[1:].strip())
                 self.games[-1].actions.append(edit)
+                self.count_actions(self.games[-1])
             else:
                 self.comment(stripped)
             return
@@ -115,6 +133,9 @@ class _Reader:
             return
         game_line = _GAME_LINE.match(line)
         if game_line:
+            _within(self.limits.games, len(self.games) + 1, "games")
+            if self.games:
+                self.earlier_actions += len(self.games[-1].actions)
             self.games.append(
                 _GameBuilder(len(self.games) + 1, int(game_line[1]), number, self.pending_start)
             )
@@ -134,6 +155,11 @@ class _Reader:
                 IssueCode.MISSING_SCORE_LINE, "a game starts with 'name : score' lines", number
             )
         self.row(game, number, line)
+        self.count_actions(game)
+
+    def count_actions(self, game: _GameBuilder) -> None:
+        _within(self.limits.actions_per_game, len(game.actions), "actions_per_game")
+        _within(self.limits.actions, self.earlier_actions + len(game.actions), "actions")
 
     def comment(self, stripped: str) -> None:
         tag = _TAG.match(stripped)
@@ -232,9 +258,15 @@ def _cell_starts(line: str, start: int) -> list[re.Match[str]]:
     return starts
 
 
-def read_mat(text: str) -> MatchText:
-    """Read a whole record; raises NotationError only when no match or game is found."""
-    reader = _Reader()
+def _within(limit: int | None, count: int, name: str) -> None:
+    if limit is not None and count > limit:
+        raise NotationError(f"too_many_{name}", f"more than {limit:,} {name} in the record")
+
+
+def read_mat(text: str, limits: ReadLimits | None = None) -> MatchText:
+    """Read a whole record; raises NotationError only when no match or game is found, or
+    as soon as the record goes past one of ``limits``."""
+    reader = _Reader(limits or ReadLimits())
     for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
         reader.read_line(number, line)
     if not reader.games and reader.match_length is None:

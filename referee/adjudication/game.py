@@ -19,6 +19,7 @@ from referee.bridge import (
     position_from_data,
     write_position,
 )
+from referee.budget import Budget, Work
 from referee.errors import RefereeError
 from referee.rules.board import Board, Step
 from referee.rules.condone import play_physically
@@ -78,8 +79,10 @@ class GameChecker:
         score_before: tuple[int, int],
         setting: GameSetting,
         replay: bool = False,
+        budget: Budget | None = None,
     ) -> None:
         self.game = game
+        self.budget = budget or Budget()
         self.setting = setting
         self.options = setting.options
         self.literal = setting.options.judge is Judge.SEQUENCE
@@ -139,6 +142,7 @@ class GameChecker:
         for index, action in enumerate(self.game.actions):
             if self.stopped and action.kind not in (ActionKind.WIN, ActionKind.LOSS):
                 continue
+            self.budget.charge(Work.ACTIONS)
             before = self.position
             errors = len(self.verdict.errors)
             self.current_steps = None
@@ -195,6 +199,7 @@ class GameChecker:
             alternatives=alternatives,
         )
         self.verdict.errors.append(issue)
+        self.budget.charge(Work.ERRORS)
         if stop if stop is not None else self.setting.mode is Mode.STRICT:
             self.stopped = True
 
@@ -224,6 +229,7 @@ class GameChecker:
         moves = [Move(m.from_point, m.to_point, m.hit) for m in action.play.moves]
         judge = PlayJudge(self.variant, self.position.board, side, dice, self.options)
         verdict = judge.judge(moves, canonical=False)
+        self.budget.charge(Work.PLAYS, judge.enumerated)
         if verdict.legal and verdict.board is not None:
             self.current_steps = verdict.steps
             self.mark_warnings(action, verdict)
@@ -445,6 +451,7 @@ class GameChecker:
         """A board edit: XG's ``Set Pos=`` line sets the board and cube; gnubg's ``NN:
         Illegal play (...)`` cell sets the board its player's turn left. An edit that
         cannot be read leaves the rest of the game unchecked."""
+        self.budget.charge(Work.EDITS)
         if action.dice is not None:
             self.illegal_play_edit(action)
             return

@@ -19,6 +19,7 @@ from referee.adjudication.game import (
 )
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
 from referee.bridge import notation_errors, read_position
+from referee.budget import Budget, WorkLimitError, WorkLimits
 from referee.errors import (
     RefereeError,
     TooManyGamesError,
@@ -31,7 +32,6 @@ from referee.rules.scoring import Stake, Termination, unfinished
 from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant, find_variation
 from vocabulary import IssueCode, Phase, Side
 
-MAX_GAMES = 10_000
 _FLAG_VALUES = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 """The spellings real writers use for a flag tag's value (any case)."""
 _FLAG_TAGS = {"Crawford": "crawford", "Jacoby": "jacoby", "Beaver": "beavers"}
@@ -60,10 +60,19 @@ class Adjudication:
         return replace(self.record, games=games, findings=())
 
 
-def read_record(text: str) -> MatchText:
-    """The record's structure, or InvalidNotationError when it holds no match at all."""
-    with notation_errors():
-        return read_mat(text)
+def read_record(text: str, limits: WorkLimits | None = None) -> MatchText:
+    """The record's structure, or InvalidNotationError when it holds no match at all;
+    TooManyGamesError or WorkLimitError as soon as it goes past a limit."""
+    limits = limits or WorkLimits()
+    try:
+        return read_mat(text, limits.reading)
+    except NotationError as error:
+        if error.code == "too_many_games":
+            raise TooManyGamesError(error.message) from None
+        if error.code.startswith("too_many_"):
+            raise WorkLimitError.naming(error.code.removeprefix("too_many_"), limits) from None
+        with notation_errors():
+            raise
 
 
 def record_variant(record: MatchText, requested: str | None) -> type[Variant] | None:
@@ -132,16 +141,14 @@ def adjudicate(
     mode: str = "strict",
     options: Mapping[str, object] | None = None,
     replay: bool = False,
+    limits: WorkLimits | None = None,
 ) -> Adjudication:
     """Check every action of a record (NOTATION.md §4); a bad record is a verdict, not an
-    error. Raises only when the text holds no match, more than ``MAX_GAMES`` games, or
-    the variant or options are bad."""
-    record = read_record(text)
-    if len(record.games) > MAX_GAMES:
-        raise TooManyGamesError(
-            f"a record holds at most {MAX_GAMES} games, this one {len(record.games)}"
-        )
-    return adjudicate_record(record, variant, mode, options, replay)
+    error. Raises only when the text holds no match, more than ``limits.games`` games,
+    when checking goes past a work limit, or when the variant or options are bad."""
+    budget = Budget(limits)
+    record = read_record(text, budget.limits)
+    return adjudicate_record(record, variant, mode, options, replay, budget)
 
 
 def adjudicate_record(
@@ -150,6 +157,7 @@ def adjudicate_record(
     mode: str = "strict",
     options: Mapping[str, object] | None = None,
     replay: bool = False,
+    budget: Budget | None = None,
 ) -> Adjudication:
     variant = record_variant(record, variant_name)
     warnings = [
@@ -160,7 +168,7 @@ def adjudicate_record(
         return _unchecked(record, Mode(mode), warnings)
     effective = variant.options_with(header_options(record, variant, warnings))
     effective = variant.options_with(options or {}, effective)
-    checker = _MatchChecker(record, variant, effective, Mode(mode), replay)
+    checker = _MatchChecker(record, variant, effective, Mode(mode), replay, budget or Budget())
     games = checker.run()
     verdict = Verdict(
         variant=variant.id,
@@ -208,8 +216,10 @@ class _MatchChecker:
         options: Options,
         mode: Mode,
         replay: bool,
+        budget: Budget,
     ) -> None:
         self.record = record
+        self.budget = budget
         self.variant = variant
         self.options = options
         self.mode = mode
@@ -321,7 +331,8 @@ class _MatchChecker:
             hits_marked=self.hits_marked,
         )
         start = self.start_position(game, before, crawford, post, issues)
-        checker = GameChecker(game, start, before, setting, replay=self.replay)
+        self.budget.start_game(game.index)
+        checker = GameChecker(game, start, before, setting, self.replay, self.budget)
         verdict = checker.run()
         rule = starting_cube_problem(start.cube, self.length == 0, self.options)
         if rule is not None:

@@ -17,7 +17,7 @@ from referee.scopes import Scope
 Handler = TypeVar("Handler", bound=Callable[..., object])
 
 
-def _bearer() -> str | None:
+def bearer_token() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -34,7 +34,7 @@ def check_scope(scope: str) -> None:
 
 def token_holder(*scopes: str) -> Token:
     """The request's live token, which must carry one of ``scopes`` (401, 403 otherwise)."""
-    secret = _bearer()
+    secret = bearer_token()
     if secret is None:
         raise UnauthorizedError(f"this needs a bearer token with scope {' or '.join(scopes)}")
     token = archive().token_holder(secret)

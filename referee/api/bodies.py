@@ -8,10 +8,30 @@ from typing import Any
 
 from flask import request
 from marshmallow import Schema, ValidationError
-from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
+
+READABLE_CHARSETS = frozenset({"utf-8", "utf8", "us-ascii", "ascii"})
+
+
+def check_body() -> None:
+    """Before any view: a body is read whole, in UTF-8, as sent. 415 for a Content-Encoding
+    (compressed bodies are not read) or a charset other than UTF-8; 400 for a body shorter
+    than its Content-Length (the client went away mid-upload: nothing of it is used)."""
+    encoding = request.headers.get("Content-Encoding", "").strip().lower()
+    if encoding not in ("", "identity"):
+        raise UnsupportedMediaType(f"Content-Encoding {encoding[:40]!r}: send the body as is")
+    charset = request.mimetype_params.get("charset")
+    if charset is not None and charset.strip().lower() not in READABLE_CHARSETS:
+        raise UnsupportedMediaType(f"charset {charset[:40]!r}: send the body in UTF-8")
+    if request.content_length:
+        received = len(request.get_data(cache=True))  # over MAX_CONTENT_LENGTH: 413
+        if received < request.content_length:
+            raise BadRequest(
+                f"the body has {received} of its {request.content_length} bytes (Content-Length)"
+            )
 
 
 def json_object(schema: Schema, max_bytes: int | None = None) -> dict[str, Any]:
@@ -42,6 +62,8 @@ def record_body(schema: Schema) -> dict[str, Any]:
         return json_object(schema)
     body: dict[str, Any] = {"record": request.get_data(as_text=True)}
     for name, value in request.args.items():
+        if name == "record":
+            raise ValidationError({"record": ["the record is the body, not a query parameter"]})
         body[name] = _query_options(value) if name == "options" else value
     loaded: dict[str, Any] = schema.load(body)
     return loaded

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, Response, request, stream_with_context, url_for
 from marshmallow import ValidationError
-from werkzeug.exceptions import NotAcceptable
+from werkzeug.exceptions import NotAcceptable, RequestEntityTooLarge
 
-from referee.adjudication import adjudicate
 from referee.api.auth import requires
 from referee.api.bodies import json_body, json_object, record_body
+from referee.api.limits import check_slot, rate_limited, work_limits
 from referee.api.problems import problem_body
 from referee.api.schemas import (
     MatchDetailQuery,
@@ -22,13 +24,15 @@ from referee.api.schemas import (
 )
 from referee.api.storage import archive
 from referee.archive import MatchQuery
-from referee.errors import RefereeError
-from referee.matches import Submission, replay, stored_match, submit, summary
+from referee.errors import ArchiveBusyError, RefereeError
+from referee.matches import Submission, check_stored, replay, stored_match, submit, summary
 from referee.scopes import Scope
 
 blueprint = Blueprint("matches", __name__)
 
 NDJSON = "application/x-ndjson"
+MAX_IMPORT_ITEMS = 1_000
+"""Records in one import: the answer has one short result per record."""
 
 
 def _created(result: Submission) -> tuple[dict[str, Any], int, dict[str, str]]:
@@ -44,6 +48,7 @@ def _created(result: Submission) -> tuple[dict[str, Any], int, dict[str, str]]:
 
 @blueprint.post("/v1/matches")
 @requires(Scope.ARCHIVE_WRITE)
+@check_slot
 def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
     """Check a record and store it with its verdict.
     ---
@@ -54,7 +59,10 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         record (SHA-256) is stored already; 422 invalid_record with the verdict when the
         record has errors, unless allow_invalid is true. Needs a bearer token with scope
         archive:write. The record may also be sent as text/plain, with allow_invalid,
-        variant and options (JSON or k=v,k=v) as query parameters.
+        variant and options (JSON or k=v,k=v) as query parameters. 413 work_limit when
+        checking goes past a work limit; 503 archive_busy with Retry-After when the archive
+        stays locked by another writer, or overloaded when the worker checks as many
+        records at once as it may.
       security: [{bearer: []}]
       parameters:
         - {in: query, name: allow_invalid, schema: {type: boolean}}
@@ -79,12 +87,25 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         413: Problem
         415: Problem
         422: Problem
+        503: Problem
     """
     body = record_body(MatchSubmitRequest())
     result = submit(
-        archive(), body["record"], body["options"], body["allow_invalid"], body["variant"]
+        archive(),
+        body["record"],
+        body["options"],
+        body["allow_invalid"],
+        body["variant"],
+        work_limits(),
     )
     return _created(result)
+
+
+def _at_most_import_items(count: int) -> None:
+    if count > MAX_IMPORT_ITEMS:
+        raise RequestEntityTooLarge(
+            f"an import holds at most {MAX_IMPORT_ITEMS} records, this one {count}"
+        )
 
 
 def _import_items() -> list[tuple[str, dict[str, Any] | None]]:
@@ -94,6 +115,7 @@ def _import_items() -> list[tuple[str, dict[str, Any] | None]]:
         uploads = [upload for name in request.files for upload in request.files.getlist(name)]
         if not uploads:
             raise ValidationError({"files": ["upload at least one record file"]})
+        _at_most_import_items(len(uploads))
         return [
             (upload.filename or f"file {index}", _upload_entry(upload.read()))
             for index, upload in enumerate(uploads)
@@ -101,6 +123,7 @@ def _import_items() -> list[tuple[str, dict[str, Any] | None]]:
     data = json_body()
     if not isinstance(data, list) or not data:
         raise ValidationError({"body": ["must be a non-empty JSON list of records"]})
+    _at_most_import_items(len(data))
     items: list[tuple[str, dict[str, Any] | None]] = []
     for index, item in enumerate(data):
         entry = {"record": item} if isinstance(item, str) else item
@@ -112,6 +135,7 @@ def _import_items() -> list[tuple[str, dict[str, Any] | None]]:
 
 @blueprint.post("/v1/matches/import")
 @requires(Scope.ARCHIVE_WRITE)
+@check_slot
 def import_matches() -> dict[str, Any]:
     """Store many records in one request.
     ---
@@ -120,7 +144,12 @@ def import_matches() -> dict[str, Any]:
       description: >
         A JSON list (record texts, or objects like the body of POST /v1/matches), or a
         multipart upload of record files. Each record is stored, found to be a duplicate,
-        or refused with the reason; one bad record does not stop the others.
+        or refused with the reason; one bad record does not stop the others. Results
+        carry ids and hashes, never the records or their verdicts. At most 1,000 records
+        (413); the work deadline is shared by the whole import: records past it are
+        refused with work_limit, to be sent again. 503 archive_busy with
+        Retry-After when the archive stays locked by another writer, or overloaded when
+        the worker checks as many records at once as it may.
       security: [{bearer: []}]
       requestBody:
         required: true
@@ -141,8 +170,11 @@ def import_matches() -> dict[str, Any]:
         413: Problem
         415: Problem
         422: Problem
+        503: Problem
     """
     results = []
+    limits = work_limits()
+    deadline = time.monotonic() + limits.seconds
     for label, entry in _import_items():
         if entry is None:
             reason = {"code": "invalid_encoding", "detail": "the file is not UTF-8 text"}
@@ -151,8 +183,15 @@ def import_matches() -> dict[str, Any]:
         try:
             body = MatchSubmitRequest().load(entry)
             result = submit(
-                archive(), body["record"], body["options"], body["allow_invalid"], body["variant"]
+                archive(),
+                body["record"],
+                body["options"],
+                body["allow_invalid"],
+                body["variant"],
+                replace(limits, seconds=max(0.0, deadline - time.monotonic())),
             )
+        except ArchiveBusyError:
+            raise
         except ValidationError as error:
             results.append(_refused(label, {"code": "validation_failed", "errors": error.messages}))
         except RefereeError as error:
@@ -218,15 +257,18 @@ def list_matches() -> Response | dict[str, Any]:
         Newest first, one page at a time (follow next_cursor); with Accept
         application/x-ndjson every match of every page, one JSON object per line.
       parameters:
-        - {in: query, name: player, schema: {type: string}, description: either player's name}
-        - {in: query, name: event, schema: {type: string}}
-        - {in: query, name: variant, schema: {type: string}}
+        - in: query
+          name: player
+          schema: {type: string, maxLength: 100}
+          description: either player's name
+        - {in: query, name: event, schema: {type: string, maxLength: 100}}
+        - {in: query, name: variant, schema: {type: string, maxLength: 40}}
         - {in: query, name: valid, schema: {type: boolean}}
         - {in: query, name: from, schema: {type: string, format: date}}
         - {in: query, name: to, schema: {type: string, format: date}}
         - in: query
           name: q
-          schema: {type: string, maxLength: 500}
+          schema: {type: string, maxLength: 300}
           description: full text over player names, event and site
         - {in: query, name: limit, schema: {type: integer, minimum: 1, maximum: 500, default: 50}}
         - {in: query, name: cursor, schema: {type: string, pattern: "^[1-9][0-9]{0,17}$"}}
@@ -297,11 +339,19 @@ def get_match(match_id: int) -> Response | dict[str, Any]:
 
 @blueprint.get("/v1/matches/<int:match_id>/games/<int:index>/replay")
 @requires(Scope.ARCHIVE_READ)
+@rate_limited("check")
+@check_slot
 def replay_game(match_id: int, index: int) -> dict[str, Any]:
     """Every action of one game with the positions before and after it.
     ---
     get:
       summary: Replay one game
+      description: >
+        Computed once per stored record and rules revision, then kept; 404 for a game
+        index the match does not have, before any work.
+        Clients without a bearer token are rate limited (limit check): 429
+        rate_limited, with Retry-After and ratelimit {key, seconds}. 503 overloaded with
+        Retry-After when the worker checks as many records at once as it may.
       parameters:
         - {in: path, name: match_id, required: true, schema: {type: integer}}
         - {in: path, name: index, required: true, schema: {type: integer, minimum: 1}}
@@ -310,17 +360,27 @@ def replay_game(match_id: int, index: int) -> dict[str, Any]:
         401: Problem
         403: Problem
         404: Problem
+        413: Problem
+        429: Problem
+        503: Problem
     """
-    return replay(archive(), match_id, index)
+    return replay(archive(), match_id, index, work_limits())
 
 
 @blueprint.post("/v1/matches/<int:match_id>/check")
 @requires(Scope.ARCHIVE_READ)
+@rate_limited("check")
+@check_slot
 def recheck_match(match_id: int) -> dict[str, Any]:
     """Re-adjudicate a stored record under other options, without changing it.
     ---
     post:
       summary: Re-check a stored match
+      description: >
+        Computed once per stored record, mode, options and rules revision, then kept.
+        Clients without a bearer token are rate limited (limit check): 429
+        rate_limited, with Retry-After and ratelimit {key, seconds}. 503 overloaded with
+        Retry-After when the worker checks as many records at once as it may.
       parameters:
         - {in: path, name: match_id, required: true, schema: {type: integer}}
       requestBody:
@@ -332,11 +392,11 @@ def recheck_match(match_id: int) -> dict[str, Any]:
         401: Problem
         403: Problem
         404: Problem
+        413: Problem
         415: Problem
         422: Problem
+        429: Problem
+        503: Problem
     """
     body = json_object(RecheckRequest()) if request.content_length else RecheckRequest().load({})
-    row = stored_match(archive(), match_id)
-    options = {**row["options"], **body["options"]}
-    adjudication = adjudicate(row["original"], row["variant"], body["mode"], options)
-    return adjudication.verdict.to_json()
+    return check_stored(archive(), match_id, body["mode"], body["options"], work_limits())

@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint
 
 from referee.api.bodies import json_object
+from referee.api.limits import rate_limited
 from referee.api.schemas import MAX_TEXT, CheckRequest, PositionRequest
 from referee.plays_service import PlaysService
 
@@ -14,6 +15,7 @@ blueprint = Blueprint("plays", __name__)
 
 
 @blueprint.post("/v1/plays/legal")
+@rate_limited("plays")
 def legal_plays() -> dict[str, Any]:
     """Every legal play of the position's side on turn with its dice.
     ---
@@ -22,6 +24,8 @@ def legal_plays() -> dict[str, Any]:
       description: >
         One play per distinct resulting position, in canonical text, with the position
         after it. When no die can be played the only play is the empty play "".
+        Clients without a bearer token are rate limited (limit plays): 429
+        rate_limited, with Retry-After and ratelimit {key, seconds}.
       requestBody:
         required: true
         content:
@@ -34,6 +38,7 @@ def legal_plays() -> dict[str, Any]:
         413: Problem
         415: Problem
         422: Problem
+        429: Problem
     """
     body = json_object(PositionRequest(), MAX_TEXT)
     plays = PlaysService(body["position"], body["options"]).legal()
@@ -41,6 +46,7 @@ def legal_plays() -> dict[str, Any]:
 
 
 @blueprint.post("/v1/plays/check")
+@rate_limited("plays")
 def check_play() -> dict[str, Any]:
     """Whether a play is legal; the canonical play and the position after it when it is.
     ---
@@ -49,6 +55,8 @@ def check_play() -> dict[str, Any]:
       description: >
         A rules problem is a 200 answer with legal false, a reason and up to five legal
         alternatives; 422 only for an unreadable position or play text.
+        Clients without a bearer token are rate limited (limit plays): 429
+        rate_limited, with Retry-After and ratelimit {key, seconds}.
       requestBody:
         required: true
         content:
@@ -61,6 +69,7 @@ def check_play() -> dict[str, Any]:
         413: Problem
         415: Problem
         422: Problem
+        429: Problem
     """
     body = json_object(CheckRequest(), MAX_TEXT)
     return PlaysService(body["position"], body["options"]).check(body["play"]).to_json()

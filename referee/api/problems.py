@@ -70,9 +70,12 @@ def register_problem_handlers(app: Flask) -> None:
 
     @app.errorhandler(RefereeError)
     def referee_error(error: RefereeError) -> Response:
-        return problem_response(
+        response = problem_response(
             error.status, error.code, error.title, error.message, **error.extensions
         )
+        if error.retry_after is not None:
+            response.headers["Retry-After"] = str(error.retry_after)
+        return response
 
     @app.errorhandler(ValidationError)
     def validation_error(error: ValidationError) -> Response:

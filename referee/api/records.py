@@ -8,12 +8,15 @@ from flask import Blueprint
 
 from referee.adjudication import adjudicate
 from referee.api.bodies import record_body
+from referee.api.limits import check_slot, rate_limited, work_limits
 from referee.api.schemas import RecordCheckRequest
 
 blueprint = Blueprint("records", __name__)
 
 
 @blueprint.post("/v1/records/check")
+@rate_limited("check")
+@check_slot
 def check_record() -> dict[str, Any]:
     """Adjudicate a record: every action checked, every game scored (NOTATION.md §4).
     ---
@@ -22,7 +25,12 @@ def check_record() -> dict[str, Any]:
       description: >
         A record with illegal plays is a 200 verdict with valid false. The record may also
         be sent as text/plain with variant, mode and options (JSON or k=v,k=v) as query
-        parameters.
+        parameters. A record whose checking goes past a work limit (games, actions,
+        enumerated plays, errors, edits, seconds) is refused with 413 work_limit naming
+        the limit.
+        Clients without a bearer token are rate limited (limit check): 429
+        rate_limited, with Retry-After and ratelimit {key, seconds}. 503 overloaded with
+        Retry-After when the worker checks as many records at once as it may.
       parameters:
         - {in: query, name: variant, schema: {type: string}}
         - {in: query, name: mode, schema: {type: string, enum: [strict, condone]}}
@@ -41,7 +49,11 @@ def check_record() -> dict[str, Any]:
         413: Problem
         415: Problem
         422: Problem
+        429: Problem
+        503: Problem
     """
     body = record_body(RecordCheckRequest())
-    adjudication = adjudicate(body["record"], body["variant"], body["mode"], body["options"])
+    adjudication = adjudicate(
+        body["record"], body["variant"], body["mode"], body["options"], limits=work_limits()
+    )
     return adjudication.verdict.to_json()

@@ -125,13 +125,15 @@ class MatchListQuery(Schema):
     class Meta:
         unknown = RAISE
 
-    player = fields.String()
-    event = fields.String()
-    variant = fields.String()
+    # Lengths such that every parameter at its maximum, percent-encoded, fits gunicorn's
+    # request line (8,190 bytes): longer would be gunicorn's own HTML 414.
+    player = fields.String(validate=validate.Length(max=100))
+    event = fields.String(validate=validate.Length(max=100))
+    variant = fields.String(validate=validate.Length(max=40))
     valid = fields.Boolean()
     date_from = fields.Date(data_key="from")
     date_to = fields.Date(data_key="to")
-    q = fields.String(validate=validate.Length(max=500))
+    q = fields.String(validate=validate.Length(max=300))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
     cursor = fields.String(
         validate=validate.Regexp(r"^[1-9][0-9]{0,17}$"),

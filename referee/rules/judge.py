@@ -104,6 +104,11 @@ class PlayJudge:
         return self._legal
 
     @property
+    def enumerated(self) -> int:
+        """How many legal plays were enumerated so far (the costly part of judging)."""
+        return 0 if self._legal is None else len(self._legal)
+
+    @property
     def head_limit_in_force(self) -> int | None:
         """The head limit the legal plays were built with: ``only_if_needed`` raises it to
         two when one head checker cannot play the whole roll."""

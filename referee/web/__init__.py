@@ -18,6 +18,7 @@ from notation.errors import NotationError
 from notation.options import parse_rules_text
 from referee.adjudication import adjudicate
 from referee.api.auth import requires
+from referee.api.limits import check_slot, rate_limited, work_limits
 from referee.api.matches import match_query
 from referee.api.storage import archive
 from referee.errors import InvalidNotationError, RefereeError
@@ -38,8 +39,10 @@ SEARCH_FIELDS = ("player", "event", "variant", "valid", "q")
 
 
 @blueprint.errorhandler(RefereeError)
-def referee_error(error: RefereeError) -> tuple[str, int]:
-    return render_template("error.html", title=error.title, message=error.message), error.status
+def referee_error(error: RefereeError) -> tuple[str, int, dict[str, str]]:
+    retry = {} if error.retry_after is None else {"Retry-After": str(error.retry_after)}
+    page = render_template("error.html", title=error.title, message=error.message)
+    return page, error.status, retry
 
 
 @blueprint.errorhandler(ValidationError)
@@ -72,6 +75,8 @@ def _submitted_record() -> str:
 
 
 @blueprint.post("/check")
+@rate_limited("check")
+@check_slot
 def check() -> tuple[str, int]:
     """The verdict page of a pasted or uploaded record, with its replay."""
     form = {name: request.form.get(name, "") for name in ("record", "variant", "mode", "options")}
@@ -81,7 +86,7 @@ def check() -> tuple[str, int]:
             raise InvalidNotationError("paste a record or choose a file")
         options = parse_rules_text(form["options"]) if form["options"].strip() else {}
         mode = form["mode"] if form["mode"] in ("strict", "condone") else "strict"
-        adjudication = adjudicate(text, form["variant"] or None, mode, options, True)
+        adjudication = adjudicate(text, form["variant"] or None, mode, options, True, work_limits())
     except NotationError as error:
         return _form_error(form, f"options: {error.message}")
     except RefereeError as error:
@@ -202,7 +207,9 @@ def match(match_id: int) -> str:
     checked = any(verdict["variant"] == variant.id for variant in VARIANTS)
     games = []  # a variation the referee cannot check (NackGammon...) has no replay
     if count and checked:
-        games = [game_replay(game, replay(archive(), match_id, game)["actions"], players)]
+        games = [
+            game_replay(game, replay(archive(), match_id, game, work_limits())["actions"], players)
+        ]
 
     def href(step: Step, orientation: Side, names: Sequence[str]) -> str:
         query = {"g": str(step.game), "a": str(step.number)}

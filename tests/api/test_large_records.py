@@ -3,16 +3,21 @@ money session are checked and stored."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from referee.api import create_app
+from referee.budget import WorkLimits
 from tests.corpus import openspiel_money_session, read_jsonl
 from tests.server import write_token
 
 
 def test_the_2000_game_money_session_is_accepted(tmp_path: Path) -> None:
     database = tmp_path / "archive.sqlite3"
-    client = create_app({"DATABASE": str(database)}).test_client()
+    # The default counted work limits; the deadline is raised because a loaded test machine
+    # is slow (the session takes 15-25 s of the default 45 s where nothing else runs).
+    limits = replace(WorkLimits(), seconds=600)
+    client = create_app({"DATABASE": str(database), "WORK_LIMITS": limits}).test_client()
     token = write_token(database)
     games = list(read_jsonl("bg_games_seed1.jsonl.gz"))
     session = openspiel_money_session(games)

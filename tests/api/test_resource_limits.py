@@ -1,0 +1,240 @@
+"""What one client may cost (issue 13): kept replays and re-checks, a busy archive, rate
+limits, bodies read whole and in UTF-8, bounded import answers."""
+
+from __future__ import annotations
+
+import sqlite3
+import stat
+from pathlib import Path
+
+import pytest
+
+import referee.api.limits
+import referee.archive
+import referee.matches
+from referee import RULES_REVISION
+from referee.api import create_app
+from referee.api.limits import DEFAULT_RATES, Rate, parse_rates
+from referee.api.matches import MAX_IMPORT_ITEMS
+from tests.api.test_matches_api import (
+    BG_EXAMPLE,
+    Env,
+    assert_problem,
+    bearer,
+    example,
+    invalid_galaxy,
+    make_env,
+)
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> Env:
+    return make_env(tmp_path / "a.sqlite3")
+
+
+def tamper(env: Env, match_id: int) -> None:
+    """Replace the stored record by text that cannot be read: any recomputation fails."""
+    with sqlite3.connect(env.database) as connection:
+        connection.execute("UPDATE matches SET original = 'junk' WHERE id = ?", (match_id,))
+
+
+def kept_keys(env: Env, match_id: int) -> set[str]:
+    with sqlite3.connect(env.database) as connection:
+        rows = connection.execute(
+            "SELECT key FROM derived WHERE match_id = ? AND revision = ?",
+            (match_id, RULES_REVISION),
+        ).fetchall()
+    return {row[0] for row in rows}
+
+
+def test_a_replay_is_computed_once_for_every_game_and_kept(env: Env) -> None:
+    match_id = env.stored(example(BG_EXAMPLE))
+    games = env.client.get(f"/v1/matches/{match_id}").get_json()["games"]
+    first = env.client.get(f"/v1/matches/{match_id}/games/1/replay")
+    assert first.status_code == 200
+    assert kept_keys(env, match_id) == {f"replay/{n}" for n in range(1, games + 1)}
+    tamper(env, match_id)
+    again = env.client.get(f"/v1/matches/{match_id}/games/1/replay")
+    assert again.get_json() == first.get_json()
+    last = env.client.get(f"/v1/matches/{match_id}/games/{games}/replay")
+    assert last.status_code == 200 and last.get_json()["game"] == games
+
+
+def test_a_new_rules_revision_computes_the_replay_again(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match_id = env.stored(example(BG_EXAMPLE))
+    assert env.client.get(f"/v1/matches/{match_id}/games/1/replay").status_code == 200
+    tamper(env, match_id)
+    monkeypatch.setattr(referee.matches, "RULES_REVISION", RULES_REVISION + 1)
+    response = env.client.get(f"/v1/matches/{match_id}/games/1/replay")
+    assert_problem(response, 422, "invalid_notation")  # recomputed from the (junk) record
+
+
+def test_a_game_index_that_is_not_there_is_404_before_any_work(env: Env) -> None:
+    match_id = env.stored(example(BG_EXAMPLE))
+    games = env.client.get(f"/v1/matches/{match_id}").get_json()["games"]
+    tamper(env, match_id)  # any work on the record would fail with 422
+    response = env.client.get(f"/v1/matches/{match_id}/games/{games + 1}/replay")
+    assert_problem(response, 404, "not_found")
+    assert kept_keys(env, match_id) == set()
+
+
+def test_a_recheck_is_kept_per_mode_and_options(env: Env) -> None:
+    match_id = env.stored(example(BG_EXAMPLE))
+    path = f"/v1/matches/{match_id}/check"
+    strict = env.client.post(path, json={"options": {"jacoby": True}})
+    assert strict.status_code == 200
+    tamper(env, match_id)
+    assert env.client.post(path, json={"options": {"jacoby": True}}).get_json() == (
+        strict.get_json()
+    )
+    other = env.client.post(path, json={"mode": "condone", "options": {"jacoby": True}})
+    assert_problem(other, 422, "invalid_notation")  # not kept yet: computed, and fails
+
+
+def test_a_write_to_a_locked_archive_is_503_with_retry_after(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(referee.archive, "BUSY_TIMEOUT_SECONDS", 0.1)
+    holder = sqlite3.connect(env.database, isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        response = env.submit(example(BG_EXAMPLE))
+        body = assert_problem(response, 503, "archive_busy")
+        assert int(response.headers["Retry-After"]) > 0
+        assert "locked" in body["detail"]
+        ready = env.client.get("/readyz")  # reads go on while a writer holds the lock
+        assert ready.status_code == 200 and ready.get_json()["status"] == "ready"
+    finally:
+        holder.close()
+    assert env.submit(example(BG_EXAMPLE)).status_code == 201
+
+
+def test_the_database_file_is_created_readable_by_its_owner_only(tmp_path: Path) -> None:
+    database = tmp_path / "new.sqlite3"
+    create_app({"DATABASE": str(database)})
+    assert stat.S_IMODE(database.stat().st_mode) == 0o600
+
+
+def test_anonymous_costly_requests_are_rate_limited(tmp_path: Path) -> None:
+    env = make_env(tmp_path / "a.sqlite3", RATE_LIMITS={"check": Rate(2, 60)})
+    record = {"record": example(BG_EXAMPLE)}
+    for _ in range(2):
+        assert env.client.post("/v1/records/check", json=record).status_code == 200
+    response = env.client.post("/v1/records/check", json=record)
+    body = assert_problem(response, 429, "rate_limited")
+    # Two tokens per 60 s, both taken: the next one comes in 30 s.
+    assert body["ratelimit"] == {"key": "check", "seconds": 30}
+    assert response.headers["Retry-After"] == "30"
+    with_token = env.client.post("/v1/records/check", json=record, headers=bearer(env.secret))
+    assert with_token.status_code == 200
+    # Other limits have their own buckets: plays are not limited here.
+    assert env.client.post("/v1/plays/legal", json={}).status_code == 422
+
+
+def test_an_import_over_its_item_limit_is_413(env: Env) -> None:
+    response = env.client.post(
+        "/v1/matches/import", json=[{}] * (MAX_IMPORT_ITEMS + 1), headers=bearer(env.secret)
+    )
+    assert_problem(response, 413, "payload_too_large")
+
+
+def test_an_import_answer_does_not_repeat_the_records(env: Env) -> None:
+    records = [example(BG_EXAMPLE), invalid_galaxy(), {"record": "x" * 10_000}]
+    response = env.client.post("/v1/matches/import", json=records, headers=bearer(env.secret))
+    assert response.status_code == 200
+    answer = response.get_data(as_text=True)
+    assert "x" * 100 not in answer and "13/8" not in answer
+    assert len(answer) < 2_000
+
+
+@pytest.mark.parametrize(
+    ("headers", "content_type"),
+    [
+        ({"Content-Encoding": "gzip"}, "application/json"),
+        ({}, "application/json; charset=latin-1"),
+        ({}, "text/plain; charset=utf-16"),
+    ],
+)
+def test_bodies_in_other_encodings_are_415(
+    env: Env, headers: dict[str, str], content_type: str
+) -> None:
+    response = env.client.post(
+        "/v1/records/check", data=b'{"record": "x"}', content_type=content_type, headers=headers
+    )
+    assert_problem(response, 415, "unsupported_media_type")
+
+
+def test_a_utf8_charset_is_read(env: Env) -> None:
+    response = env.client.post(
+        "/v1/records/check",
+        data=example(BG_EXAMPLE).encode(),
+        content_type="text/plain; charset=UTF-8",
+    )
+    assert response.status_code == 200
+
+
+def test_a_query_parameter_never_replaces_the_body(env: Env) -> None:
+    response = env.client.post(
+        "/v1/records/check?record=junk", data=example(BG_EXAMPLE), content_type="text/plain"
+    )
+    body = assert_problem(response, 422, "validation_failed")
+    assert body["errors"][0]["field"] == "record"
+
+
+def test_invalid_records_differing_after_their_first_error_are_two_records(env: Env) -> None:
+    first = invalid_galaxy()  # game 1 stops at move 3's illegal 13/8 (strict checking)
+    # The same first error, and then robacc's reply at move 3 written otherwise: the
+    # canonical texts (which stop at the first error) are the same, the records are not.
+    later = first.replace("65: 24/18 18/13", "65: 13/7 13/8", 1)
+    assert later != first
+    stored = env.submit(first, allow_invalid=True).get_json()
+    other = env.submit(later, allow_invalid=True).get_json()
+    assert other["duplicate"] is False and other["id"] != stored["id"]
+    again = env.submit(first, allow_invalid=True).get_json()
+    assert (again["duplicate"], again["id"]) == (True, stored["id"])
+
+
+def test_streams_pass_a_proxy_unbuffered_and_other_answers_do_not(env: Env) -> None:
+    stream = env.client.get("/v1/matches", headers={"Accept": "application/x-ndjson"})
+    assert stream.headers["X-Accel-Buffering"] == "no"
+    page = env.client.get("/v1/matches", headers={"Accept": "application/json"})
+    assert "X-Accel-Buffering" not in page.headers
+
+
+def test_rate_limits_read_from_text() -> None:
+    assert parse_rates("off") == {}
+    assert parse_rates("check=5/10") == {**DEFAULT_RATES, "check": Rate(5, 10)}
+    with pytest.raises(ValueError, match="unknown rate limit"):
+        parse_rates("everything=1/1")
+    with pytest.raises(ValueError, match="both positive"):
+        parse_rates("plays=0/60")
+
+
+def test_a_check_past_the_workers_slots_is_503_with_retry_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(referee.api.limits, "CHECK_WAIT_SECONDS", 0.05)
+    env = make_env(tmp_path / "a.sqlite3", CHECKS_AT_ONCE=1)
+    slots = env.app.extensions["check_slots"]
+    record = {"record": example(BG_EXAMPLE)}
+    assert slots.acquire(timeout=1)  # a check in flight takes the worker's one slot
+    try:
+        response = env.client.post("/v1/records/check", json=record)
+        assert_problem(response, 503, "overloaded")
+        assert response.headers["Retry-After"] == "5"
+        assert env.client.post("/v1/plays/legal", json={}).status_code == 422  # not a check
+    finally:
+        slots.release()
+    assert env.client.post("/v1/records/check", json=record).status_code == 200
+
+
+def test_the_check_page_shares_the_checks_rate_limit(tmp_path: Path) -> None:
+    env = make_env(tmp_path / "a.sqlite3", RATE_LIMITS={"check": Rate(1, 60)})
+    form = {"record": example(BG_EXAMPLE)}
+    assert env.client.post("/check", data=form).status_code == 200
+    response = env.client.post("/check", data=form)
+    assert response.status_code == 429
+    assert response.mimetype == "text/html"
+    assert response.headers["Retry-After"] == "60"
