@@ -21,6 +21,7 @@ from referee.errors import (
     InvalidRecordError,
     MatchNotFoundError,
 )
+from vocabulary import VariantId
 
 MAX_ID = 2**63 - 1
 """SQLite's largest integer: larger ids in a URL are simply not found."""
@@ -212,7 +213,7 @@ def replay(
         # checked within the deadline is replayed within twice that, once.
         replaying = replace(limits, seconds=2 * limits.seconds)
         adjudication = adjudicate(
-            row["original"], row["variant"], "condone", row["options"], True, replaying
+            row["original"], _known_variant(row), "condone", row["options"], True, replaying
         )
         replays = {
             f"replay/{number}": replay_actions(steps)
@@ -239,10 +240,18 @@ def check_stored(
     key = "check/" + json.dumps({"mode": mode, "options": merged}, sort_keys=True)
     verdict = archive.derived(match_id, key, RULES_REVISION)
     if verdict is None:
-        adjudication = adjudicate(row["original"], row["variant"], mode, merged, limits=limits)
+        variant = _known_variant(row)
+        adjudication = adjudicate(row["original"], variant, mode, merged, limits=limits)
         verdict = adjudication.verdict.to_json()
         _keep(archive, match_id, {key: verdict})
     return verdict  # type: ignore[no-any-return]
+
+
+def _known_variant(row: Mapping[str, Any]) -> str | None:
+    """The stored match's variant when the referee knows it; None for a variation it cannot
+    check (NackGammon...), whose record then speaks for itself (a verdict, not a 422)."""
+    variant = row["variant"]
+    return variant if variant in frozenset(VariantId) else None
 
 
 def _keep(archive: Archive, match_id: int, results: dict[str, Any]) -> None:

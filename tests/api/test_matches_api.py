@@ -1120,3 +1120,21 @@ def test_a_duplicate_answers_with_the_stored_verdict(tmp_path: Path) -> None:
     )
     assert (first.status_code, again.status_code) == (201, 200)
     assert again.get_json()["verdict"] == first.get_json()["verdict"]
+
+
+def test_a_stored_record_of_a_variation_the_referee_cannot_check(env: Env) -> None:
+    # A NackGammon record is stored (allow_invalid): its verdict says unsupported_variant.
+    # Re-checking it answers the same verdict, and its games have no replay (404), never
+    # a 422 unknown_variant for the archive's own variant name.
+    record = '; [Variation "NackGammon"]\n\n 3 point match\n\n Game 1\n A : 0    B : 0\n'
+    headers = {"Authorization": f"Bearer {env.secret}"}
+    stored = env.client.post(
+        "/v1/matches", json={"record": record, "allow_invalid": True}, headers=headers
+    )
+    assert stored.status_code == 201, stored.get_data(as_text=True)
+    match_id = stored.get_json()["id"]
+    again = env.client.post(f"/v1/matches/{match_id}/check", json={})
+    assert again.status_code == 200
+    [game] = again.get_json()["games"]
+    assert [error["code"] for error in game["errors"]] == ["unsupported_variant"]
+    assert_problem(env.client.get(f"/v1/matches/{match_id}/games/1/replay"), 404, "not_found")
