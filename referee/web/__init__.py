@@ -11,17 +11,19 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, render_template, request, url_for
+from flask import Blueprint, current_app, render_template, request, url_for
 from marshmallow import ValidationError
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
+from referee import live
 from referee.adjudication import adjudicate
 from referee.api.auth import requires
 from referee.api.limits import check_slot, rate_limited, work_limits
 from referee.api.matches import match_query
 from referee.api.storage import archive
-from referee.errors import InvalidNotationError, RefereeError
+from referee.board_svg import board_svg
+from referee.errors import InvalidNotationError, RefereeError, UnauthorizedError
 from referee.matches import replay, replay_actions, stored_match, summary
 from referee.rules.variants import VARIANTS
 from referee.scopes import Scope
@@ -32,7 +34,9 @@ blueprint = Blueprint(
     "web", __name__, template_folder="templates", static_folder="static", static_url_path="/assets"
 )
 
-PAGES = frozenset({"web.index", "web.check", "web.matches", "web.match", "web.static"})
+PAGES = frozenset(
+    {"web.index", "web.check", "web.matches", "web.match", "web.live_match", "web.static"}
+)
 """The pages' endpoints (not part of the API's OpenAPI document)."""
 PAGE_SIZE = 25
 SEARCH_FIELDS = ("player", "event", "variant", "valid", "q")
@@ -232,3 +236,15 @@ def match(match_id: int) -> str:
         game_href=url_for("web.match", match_id=match_id) + "?g=",
         **page,
     )
+
+
+@blueprint.get("/live/<int:live_id>")
+def live_match(live_id: int) -> str:
+    """Watch a live match: the board, the score and who is to act, updated as actions
+    arrive (the script follows the match's NDJSON stream; without it the page reloads)."""
+    if current_app.config["PRIVATE"]:
+        raise UnauthorizedError("this archive is private: the live pages need a token")
+    state = live.state(archive(), live_id)
+    players = (state["players"]["w"], state["players"]["b"])
+    board = board_svg(state["position"], orientation=_orientation(), players=players)
+    return render_template("live.html", state=state, board=board, orientation=_orientation())

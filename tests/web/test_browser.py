@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.api.test_matches_api import LN_EXAMPLE, example, invalid_galaxy
-from tests.server import Server, running, write_token
+from tests.server import Server, running, stop, write_token
 
 CHROMIUM = shutil.which("chromium")
 
@@ -238,3 +238,45 @@ def test_a_phone_sees_the_board_without_scrolling_sideways(
         assert board is not None and board["width"] <= 375
     finally:
         page.close()
+
+
+# -- watching a live match ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def live_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Any]]:
+    """A threaded server (streams hold a thread each) with a host's and two bots' tokens."""
+    from tests.live.harness import Tokens, live_server
+
+    database = tmp_path_factory.mktemp("live-page") / "archive.sqlite3"
+    tokens = Tokens.create(database)
+    server = live_server(database)
+    try:
+        yield server, tokens
+    finally:
+        stop(server)
+
+
+def test_the_watch_page_follows_a_live_match(page: Any, live_site: tuple[Server, Any]) -> None:
+    from playwright.sync_api import expect
+
+    from tests.live.harness import create, join_both, play_out, token_of
+
+    server, tokens = live_site
+    live_id = create(server, tokens, "backgammon")["id"]
+    state = join_both(server, tokens, live_id)
+    page.goto(f"{server.base}/live/{live_id}")
+    expect_board(page, state["position"])
+    expect(page.locator('[data-field="ply"]')).to_have_text(str(state["ply"]))
+    # The starter plays his opening roll: the page shows the new position without a reload.
+    body = {"ply": state["ply"], "action": "play", "play": state["legal_plays"][0]}
+    after = server.json(
+        "POST", f"/v1/live/{live_id}/actions", body, token_of(tokens, state["to_act"])
+    )
+    expect_board(page, after["position"])
+    expect(page.locator('[data-field="ply"]')).to_have_text(str(after["ply"]))
+    # Played out by the reference bots: the page ends on the result and the stored match.
+    final = play_out(server, tokens, live_id, seed=11)
+    expect(page.get_by_role("link", name="Replay the stored match")).to_have_attribute(
+        "href", f"/matches/{final['match_id']}"
+    )

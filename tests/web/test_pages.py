@@ -215,3 +215,35 @@ def test_a_stored_record_of_a_variation_that_cannot_be_checked_shows_its_verdict
     html = page.get_data(as_text=True)
     assert "cannot be checked" in html
     assert "data-viewer" not in html
+
+
+def test_the_live_page_shows_the_match_as_it_stands(env: Env) -> None:
+    # A host creates a long nardy money game; before anyone joins it is waiting, and the
+    # page draws the start with nobody to act, and links the state, stream and dice proof.
+    host = env.token("live:host")[1]
+    body = {"variant": "long-nardy", "length": 0, "players": {"w": "alice", "b": "bob"}}
+    created = env.client.post("/v1/live", json=body, headers={"Authorization": f"Bearer {host}"})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    state = created.get_json()
+    page = env.client.get(f"/live/{state['id']}")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert board(html).get("data-position") == state["position"]
+    words = Elements(html).words()
+    assert "alice – bob" in words and "waiting" in words and "money game" in words
+    links = {attrs.get("href") for tag, attrs in Elements(html).tags if tag == "a"}
+    live_id = state["id"]
+    assert {
+        f"/v1/live/{live_id}",
+        f"/v1/live/{live_id}/stream",
+        f"/v1/live/{live_id}/dice",
+    } <= links
+    assert f"/live/{live_id}?o=b" in links  # the flip is a plain link
+    # Without JavaScript the page reloads itself while the match is on.
+    assert '<noscript><meta http-equiv="refresh"' in html
+    assert env.client.get("/live/999").status_code == 404
+
+
+def test_the_live_page_of_a_private_archive_needs_a_token(tmp_path: Path) -> None:
+    env = make_env(tmp_path / "private.sqlite3", PRIVATE=True)
+    assert env.client.get("/live/1").status_code == 401

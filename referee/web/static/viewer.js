@@ -119,3 +119,73 @@
   window.addEventListener("hashchange", followFragment);
   followFragment();
 })();
+
+// A live match's page follows the match's NDJSON stream: the facts change in place and the
+// board is redrawn (the latest position only, one drawing at a time). Without this script
+// the page reloads itself while the match is on.
+(function () {
+  "use strict";
+  const live = document.querySelector("[data-live]");
+  if (!live) return;
+  const board = live.querySelector("[data-live-board]");
+  const field = (name) => live.querySelector('[data-field="' + name + '"]');
+  let wanted = null;
+  let drawing = false;
+
+  async function redraw() {
+    drawing = true;
+    while (wanted) {
+      const query = new URLSearchParams({
+        position: wanted,
+        orientation: live.dataset.orientation,
+        white: live.dataset.white,
+        black: live.dataset.black,
+      });
+      wanted = null;
+      const response = await fetch(live.dataset.board + "?" + query);
+      if (response.ok) board.innerHTML = await response.text();
+    }
+    drawing = false;
+  }
+
+  function show(state) {
+    if (state.status === "finished" || state.status === "aborted") {
+      window.location.reload();  // the server writes the result and the stored match's link
+      return;
+    }
+    field("status").textContent = state.status;
+    field("game").textContent = state.game;
+    field("score").textContent = state.score[0] + "–" + state.score[1];
+    field("to_act").textContent = state.to_act ? state.players[state.to_act] : "—";
+    field("expect").textContent = state.expect.join(", ") || "—";
+    field("ply").textContent = state.ply;
+    wanted = state.position;
+    if (!drawing) redraw();
+  }
+
+  async function follow() {
+    const response = await fetch(live.dataset.live);
+    if (!response.ok || !response.body) return;
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf("\n")) >= 0) {
+        const line = buffer.slice(0, end).trim();
+        buffer = buffer.slice(end + 1);
+        if (line) show(JSON.parse(line));
+      }
+    }
+  }
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "f" || event.ctrlKey || event.metaKey || event.altKey) return;
+    const flip = live.querySelector('a[data-key="f"]');
+    if (flip) window.location.href = flip.href;
+  });
+  follow();
+})();
