@@ -6,16 +6,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.live.harness import Tokens, live_server
-from tests.server import Server, stop
+from tests.live.harness import Tokens, live_setup
+from tests.server import Server
 
 
 @pytest.fixture(scope="module")
 def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Tokens]]:
-    database = tmp_path_factory.mktemp("live") / "archive.sqlite3"
-    tokens = Tokens.create(database)
-    server = live_server(database)
-    try:
-        yield server, tokens
-    finally:
-        stop(server)
+    with live_setup(tmp_path_factory.mktemp("live") / "archive.sqlite3") as setup:
+        yield setup

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from referee.bot import LiveClient, RandomStrategy, play_match
-from tests.server import Server, start, write_token
+from tests.server import Server, start, stop, write_token
 
 LIVE_ENV = {
     "GUNICORN_CMD_ARGS": "--worker-class gthread --threads 16",
@@ -39,6 +41,17 @@ class Tokens:
 
 def live_server(database: Path) -> Server:
     return start(database, workers=2, env=LIVE_ENV)
+
+
+@contextmanager
+def live_setup(database: Path) -> Iterator[tuple[Server, Tokens]]:
+    """A threaded server on ``database`` with the tokens of a host and three bots."""
+    tokens = Tokens.create(database)
+    server = live_server(database)
+    try:
+        yield server, tokens
+    finally:
+        stop(server)
 
 
 def create(

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.api.test_matches_api import LN_EXAMPLE, example, invalid_galaxy
-from tests.server import Server, running, stop, write_token
+from tests.server import Server, running, write_token
 
 CHROMIUM = shutil.which("chromium")
 
@@ -246,15 +246,10 @@ def test_a_phone_sees_the_board_without_scrolling_sideways(
 @pytest.fixture(scope="module")
 def live_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Any]]:
     """A threaded server (streams hold a thread each) with a host's and two bots' tokens."""
-    from tests.live.harness import Tokens, live_server
+    from tests.live.harness import live_setup
 
-    database = tmp_path_factory.mktemp("live-page") / "archive.sqlite3"
-    tokens = Tokens.create(database)
-    server = live_server(database)
-    try:
-        yield server, tokens
-    finally:
-        stop(server)
+    with live_setup(tmp_path_factory.mktemp("live-page") / "archive.sqlite3") as setup:
+        yield setup
 
 
 def test_the_watch_page_follows_a_live_match(page: Any, live_site: tuple[Server, Any]) -> None:
