@@ -97,6 +97,9 @@ class Budget:
         self.in_record = dict.fromkeys(Work, 0)
         self.in_game = dict.fromkeys(Work, 0)
         self.game = 0
+        # The maxima looked up once: charge() runs for every action of every record.
+        self.per_game = {work: getattr(self.limits, f"{work}_per_game") for work in Work}
+        self.per_record = {work: getattr(self.limits, work) for work in Work}
 
     def start_game(self, index: int) -> None:
         """Per-game counts start again at game ``index`` (1-based)."""
@@ -105,13 +108,13 @@ class Budget:
 
     def charge(self, work: Work, amount: int = 1) -> None:
         """Count ``amount`` of ``work``; WorkLimitError past a limit or the deadline."""
-        self.in_game[work] += amount
-        self.in_record[work] += amount
+        in_game = self.in_game[work] = self.in_game[work] + amount
+        in_record = self.in_record[work] = self.in_record[work] + amount
         limits = self.limits
-        if self.in_game[work] > getattr(limits, f"{work}_per_game"):
-            what = f"more than {getattr(limits, f'{work}_per_game'):,} {work} in game {self.game}"
+        if in_game > self.per_game[work]:
+            what = f"more than {self.per_game[work]:,} {work} in game {self.game}"
             raise WorkLimitError.naming(f"{work}_per_game", limits, what)
-        if self.in_record[work] > getattr(limits, work):
+        if in_record > self.per_record[work]:
             raise WorkLimitError.naming(work, limits)
         if time.monotonic() >= self.deadline:
             what = f"checking took more than {limits.seconds:g} s"

@@ -44,6 +44,7 @@ _CELL_START = re.compile(
 _SET_POS = re.compile(r"^;\s*Set Pos=", re.IGNORECASE)
 _ROLL = re.compile(r"[1-6][1-6]:")
 _ILLEGAL_PLAY = re.compile(r"\s*illegal\s+play\b", re.IGNORECASE)
+_EDIT_WORD = re.compile("illegal", re.IGNORECASE)
 _CUBE_CELL = re.compile(r"(doubles|beavers|raccoons)\s*=>\s*(\d{1,6})\s*$", re.IGNORECASE)
 _RESULT_CELL = re.compile(
     r"(wins|losses)\s+(\d{1,9})\s+points?(\s+and\s+the\s+match)?\s*$", re.IGNORECASE
@@ -243,6 +244,8 @@ class _Reader:
 def _cell_starts(line: str, start: int) -> list[re.Match[str]]:
     """Where the cells of a row begin. gnubg's ``52: Illegal play (...)`` is one cell: the
     roll with the edit that replaced its play; nothing inside the parenthesis starts a cell."""
+    if not _EDIT_WORD.search(line, start):  # no edit cell: the common row, read at once
+        return list(_CELL_START.finditer(line, start))
     starts: list[re.Match[str]] = []
     closing = -1
     for found in _CELL_START.finditer(line, start):
