@@ -32,6 +32,7 @@ from referee.errors import (
     NotPlayingError,
     StalePlyError,
 )
+from referee.live_shapes import ProofView, StateView, dump_proof, dump_state
 from referee.live_table import Action, Table, Use
 from referee.matches import checked_match
 from referee.rules.position import Cube, Position
@@ -314,44 +315,36 @@ def state_json(match: LiveMatch) -> dict[str, Any]:
     to_act = table.to_act() if playing else None
     rolled = table.dice() if "play" in expect else None
     finished = match.status == Status.FINISHED
-    return {
-        "id": match.id,
-        "variant": table.variant,
-        "length": table.length,
-        "options": table.options,
-        "players": match.players,
-        "status": match.status,
-        "game": max(table.game, 1),
-        "score": table.score,
-        "position": table.position,
-        "ply": match.ply,
-        "to_act": None if to_act is None else str(to_act),
-        "expect": expect,
-        "dice": None if rolled is None else list(rolled),
-        "legal_plays": table.legal if rolled is not None else None,
-        "deadline": _iso(match.deadline) if playing else None,
-        "commitment": match.commitment,
-        "algorithm": dice.ALGORITHM,
-        "client_seeds": {side: seed or "" for side, seed in match.seeds.items()},
-        "server_seed": match.server_seed if match.ended else None,
-        "games": [
-            {
-                "index": game.index,
-                "winner": game.winner,
-                "points": game.points,
-                "termination": game.termination,
-                "kind": game.kind,
-                "cube": game.cube,
-            }
-            for game in table.games
-        ],
-        "winner": table.winner if finished else None,
-        "termination": table.termination if finished else None,
-        "match_id": match.match_id,
-        "move_seconds": match.move_seconds,
-        "joined": {side: seed is not None for side, seed in match.seeds.items()},
-        "created_at": match.created_at,
-    }
+    return dump_state(
+        StateView(
+            id=match.id,
+            variant=table.variant,
+            length=table.length,
+            options=table.options,
+            players=match.players,
+            status=match.status,
+            game=max(table.game, 1),
+            score=table.score,
+            position=table.position,
+            ply=match.ply,
+            to_act=None if to_act is None else str(to_act),
+            expect=expect,
+            dice=None if rolled is None else list(rolled),
+            legal_plays=table.legal if rolled is not None else None,
+            deadline=_iso(match.deadline) if playing else None,
+            commitment=match.commitment,
+            algorithm=dice.ALGORITHM,
+            client_seeds={side: seed or "" for side, seed in match.seeds.items()},
+            server_seed=match.server_seed if match.ended else None,
+            games=table.games,
+            winner=table.winner if finished else None,
+            termination=table.termination if finished else None,
+            match_id=match.match_id,
+            move_seconds=match.move_seconds,
+            joined={side: seed is not None for side, seed in match.seeds.items()},
+            created_at=match.created_at,
+        )
+    )
 
 
 def _iso(epoch: float | None) -> str | None:
@@ -363,17 +356,16 @@ def _iso(epoch: float | None) -> str | None:
 def proof(archive: Archive, live_id: int) -> dict[str, Any]:
     """The dice proof of LIVE.md §5 (the server seed only once the match has ended)."""
     match = _expire(archive, live_id)
-    return {
-        "id": match.id,
-        "algorithm": dice.ALGORITHM,
-        "commitment": match.commitment,
-        "server_seed": match.server_seed if match.ended else None,
-        "client_seeds": {side: seed or "" for side, seed in match.seeds.items()},
-        "throws": [
-            {"k": t.k, "dice": list(t.dice), "game": t.game, "use": t.use}
-            for t in archive.live_throws(live_id)
-        ],
-    }
+    return dump_proof(
+        ProofView(
+            id=match.id,
+            algorithm=dice.ALGORITHM,
+            commitment=match.commitment,
+            server_seed=match.server_seed if match.ended else None,
+            client_seeds={side: seed or "" for side, seed in match.seeds.items()},
+            throws=archive.live_throws(live_id),
+        )
+    )
 
 
 def refresh_deadlines(archive: Archive) -> int:

@@ -50,3 +50,51 @@ def test_fields_without_a_fast_dump_are_refused_when_the_dumper_is_built() -> No
 
     with pytest.raises(TypeError):
         dumper(Dated)
+
+
+def test_live_states_and_dice_proofs_dump_as_their_schemas_say() -> None:
+    from referee.archive import Throw
+    from referee.live_shapes import (
+        DiceProof,
+        LiveState,
+        ProofView,
+        StateView,
+        dump_proof,
+        dump_state,
+    )
+    from referee.live_table import FinishedGame
+
+    state = StateView(
+        id=7,
+        variant="backgammon",
+        length=5,
+        options={"jacoby": False},
+        players={"w": "gnubot", "b": "randy"},
+        status="playing",
+        game=2,
+        score=[1, 0],
+        position="backgammon 2b,,,,,5w,,3w,,,,5b,5w,,,,3b,,5b,,,,,2w w0b0 w0b0 b - 1c 5:1-0 -",
+        ply=31,
+        to_act="b",
+        expect=["double", "roll"],
+        dice=None,
+        legal_plays=None,
+        deadline="2026-12-01T10:00:30Z",
+        commitment="ab" * 32,
+        algorithm="hmac-sha256-v1",
+        client_seeds={"w": "alpha", "b": ""},
+        server_seed=None,
+        games=[FinishedGame(1, "w", 1, "drop", None, 1)],
+        winner=None,
+        termination=None,
+        match_id=None,
+        move_seconds=60,
+        joined={"w": True, "b": True},
+        created_at="2026-12-01",
+    )
+    assert json.dumps(dump_state(state)) == json.dumps(LiveState().dump(state))
+    assert "you" not in dump_state(state)  # only the answer to join names the caller's sides
+    proof = ProofView(
+        7, "hmac-sha256-v1", "ab" * 32, None, {"w": "", "b": ""}, [Throw(1, (5, 2), 1, "opening")]
+    )
+    assert json.dumps(dump_proof(proof)) == json.dumps(DiceProof().dump(proof))

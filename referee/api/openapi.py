@@ -20,6 +20,7 @@ from referee import __version__
 from referee.adjudication.verdict import VerdictSchema
 from referee.api import create_app, schemas
 from referee.api.reference import SPEC_PATH
+from referee.live_shapes import DiceProof, LiveState
 from referee.plays_service import CheckResponse
 from referee.web import PAGES
 
@@ -44,8 +45,8 @@ SCHEMAS = {
     "LiveCreateRequest": schemas.LiveCreateRequest,
     "LiveJoinRequest": schemas.LiveJoinRequest,
     "LiveActionRequest": schemas.LiveActionRequest,
-    "LiveState": schemas.LiveState,
-    "DiceProof": schemas.DiceProof,
+    "LiveState": LiveState,
+    "DiceProof": DiceProof,
     "Problem": schemas.ProblemSchema,
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from referee.adjudication.verdict import IssueSchema, VerdictSchema
+from referee.live_shapes import LIVE_ACTIONS
 from referee.plays_service import LegalPlay
 
 MAX_TEXT = 64 * 1024
@@ -218,73 +219,11 @@ class LiveJoinRequest(RequestSchema):
     )
 
 
-LIVE_ACTIONS = ["roll", "double", "take", "drop", "beaver", "play", "resign"]
-
-
 class LiveActionRequest(RequestSchema):
     ply = fields.Integer(required=True, validate=validate.Range(min=0, max=2**31))
     action = fields.String(required=True, validate=validate.OneOf(LIVE_ACTIONS))
     play = fields.String(validate=validate.Length(max=MAX_TEXT))
     value = fields.Integer(validate=validate.Range(min=-(2**31), max=2**31))
-
-
-class LiveGame(Schema):
-    index = fields.Integer(required=True)
-    winner = fields.String(required=True, allow_none=True)
-    points = fields.Integer(required=True)
-    termination = fields.String(required=True)
-    kind = fields.String(required=True, allow_none=True)
-    cube = fields.Integer(required=True)
-
-
-class LiveState(Schema):
-    id = fields.Integer(required=True)
-    variant = fields.String(required=True)
-    length = fields.Integer(required=True)
-    options = fields.Dict(required=True)
-    players = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
-    status = fields.String(
-        required=True, validate=validate.OneOf(["waiting", "playing", "finished", "aborted"])
-    )
-    game = fields.Integer(required=True)
-    score = fields.List(fields.Integer(), required=True)
-    position = fields.String(required=True)
-    ply = fields.Integer(required=True)
-    to_act = fields.String(required=True, allow_none=True)
-    expect = fields.List(fields.String(validate=validate.OneOf(LIVE_ACTIONS)), required=True)
-    dice = fields.List(fields.Integer(), required=True, allow_none=True)
-    legal_plays = fields.List(fields.String(), required=True, allow_none=True)
-    deadline = fields.String(required=True, allow_none=True)
-    commitment = fields.String(required=True)
-    algorithm = fields.String(required=True)
-    client_seeds = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
-    server_seed = fields.String(required=True, allow_none=True)
-    games = fields.List(fields.Nested(LiveGame), required=True)
-    winner = fields.String(required=True, allow_none=True)
-    termination = fields.String(required=True, allow_none=True)
-    match_id = fields.Integer(required=True, allow_none=True)
-    move_seconds = fields.Integer(required=True)
-    joined = fields.Dict(keys=fields.String(), values=fields.Boolean(), required=True)
-    created_at = fields.String(required=True)
-    you = fields.List(
-        fields.String(), metadata={"description": "in the answer to join: the caller's sides"}
-    )
-
-
-class LiveThrow(Schema):
-    k = fields.Integer(required=True)
-    dice = fields.List(fields.Integer(), required=True)
-    game = fields.Integer(required=True)
-    use = fields.String(required=True, validate=validate.OneOf(["opening", "roll"]))
-
-
-class DiceProof(Schema):
-    id = fields.Integer(required=True)
-    algorithm = fields.String(required=True)
-    commitment = fields.String(required=True)
-    server_seed = fields.String(required=True, allow_none=True)
-    client_seeds = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
-    throws = fields.List(fields.Nested(LiveThrow), required=True)
 
 
 # -- variants, positions, problems ------------------------------------------------------

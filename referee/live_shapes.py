@@ -1,0 +1,123 @@
+"""The JSON shapes of live matches (LIVE.md §3, §5), written once: openapi.yaml documents
+these schemas and the service dumps its answers through them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from marshmallow import fields, validate
+
+from referee.shapes import Shape, dumper
+
+LIVE_ACTIONS = ["roll", "double", "take", "drop", "beaver", "play", "resign"]
+
+
+class LiveGame(Shape):
+    index = fields.Integer(required=True)
+    winner = fields.String(required=True, allow_none=True)
+    points = fields.Integer(required=True)
+    termination = fields.String(required=True)
+    kind = fields.String(required=True, allow_none=True)
+    cube = fields.Integer(required=True)
+
+
+class LiveState(Shape):
+    id = fields.Integer(required=True)
+    variant = fields.String(required=True)
+    length = fields.Integer(required=True)
+    options = fields.Dict(required=True)
+    players = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(["waiting", "playing", "finished", "aborted"])
+    )
+    game = fields.Integer(required=True)
+    score = fields.List(fields.Integer(), required=True)
+    position = fields.String(required=True)
+    ply = fields.Integer(required=True)
+    to_act = fields.String(required=True, allow_none=True)
+    expect = fields.List(fields.String(validate=validate.OneOf(LIVE_ACTIONS)), required=True)
+    dice = fields.List(fields.Integer(), required=True, allow_none=True)
+    legal_plays = fields.List(fields.String(), required=True, allow_none=True)
+    deadline = fields.String(required=True, allow_none=True)
+    commitment = fields.String(required=True)
+    algorithm = fields.String(required=True)
+    client_seeds = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    server_seed = fields.String(required=True, allow_none=True)
+    games = fields.List(fields.Nested(LiveGame), required=True)
+    winner = fields.String(required=True, allow_none=True)
+    termination = fields.String(required=True, allow_none=True)
+    match_id = fields.Integer(required=True, allow_none=True)
+    move_seconds = fields.Integer(required=True)
+    joined = fields.Dict(keys=fields.String(), values=fields.Boolean(), required=True)
+    created_at = fields.String(required=True)
+    you = fields.List(
+        fields.String(), metadata={"description": "in the answer to join: the caller's sides"}
+    )
+
+    omitted_when_none = ("you",)
+
+
+class LiveThrow(Shape):
+    k = fields.Integer(required=True)
+    dice = fields.List(fields.Integer(), required=True)
+    game = fields.Integer(required=True)
+    use = fields.String(required=True, validate=validate.OneOf(["opening", "roll"]))
+
+
+class DiceProof(Shape):
+    id = fields.Integer(required=True)
+    algorithm = fields.String(required=True)
+    commitment = fields.String(required=True)
+    server_seed = fields.String(required=True, allow_none=True)
+    client_seeds = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    throws = fields.List(fields.Nested(LiveThrow), required=True)
+
+
+@dataclass(frozen=True, slots=True)
+class StateView:
+    """The state of a live match as LIVE.md §3 names its fields."""
+
+    id: int
+    variant: str
+    length: int
+    options: dict[str, Any]
+    players: dict[str, str]
+    status: str
+    game: int
+    score: list[int]
+    position: str
+    ply: int
+    to_act: str | None
+    expect: list[str]
+    dice: list[int] | None
+    legal_plays: list[str] | None
+    deadline: str | None
+    commitment: str
+    algorithm: str
+    client_seeds: dict[str, str]
+    server_seed: str | None
+    games: list[Any]
+    winner: str | None
+    termination: str | None
+    match_id: int | None
+    move_seconds: int
+    joined: dict[str, bool]
+    created_at: str
+    you: list[str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProofView:
+    """The dice proof of LIVE.md §5."""
+
+    id: int
+    algorithm: str
+    commitment: str
+    server_seed: str | None
+    client_seeds: dict[str, str]
+    throws: list[Any]
+
+
+dump_state = dumper(LiveState)
+dump_proof = dumper(DiceProof)
