@@ -148,9 +148,13 @@
     drawing = false;
   }
 
+  const gamesShown = live.querySelectorAll('[data-field="games"] li').length;
+
   function show(state) {
-    if (state.status === "finished" || state.status === "aborted") {
-      window.location.reload();  // the server writes the result and the stored match's link
+    const over = state.status === "finished" || state.status === "aborted";
+    if (over || state.games.length !== gamesShown) {
+      // A finished game or match: the server writes the results and the stored match's link.
+      window.location.reload();
       return;
     }
     field("status").textContent = state.status;
