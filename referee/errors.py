@@ -80,8 +80,8 @@ class InvalidRecordError(RefereeError):
     title = "Invalid record"
 
 
-class MatchNotFoundError(RefereeError):
-    """No stored match has this id (or this game index)."""
+class NotFoundError(RefereeError):
+    """No stored match or live match has this id (or a match has no such game)."""
 
     code = "not_found"
     title = "Not Found"
@@ -107,6 +107,8 @@ class ForbiddenError(RefereeError):
 # -- live matches (LIVE.md §4) -----------------------------------------------------------
 
 MAX_ALTERNATIVES = 5
+"""Legal alternatives named with an illegal action or play (``referee.rules.judge`` lists
+as many)."""
 
 
 class IllegalActionError(RefereeError):
@@ -145,14 +147,6 @@ class LiveBusyError(RefereeError):
     code = "busy"
     title = "Busy"
     status = 409
-
-
-class LiveNotFoundError(RefereeError):
-    """No live match has this id."""
-
-    code = "not_found"
-    title = "Not Found"
-    status = 404
 
 
 class ArchiveBusyError(RefereeError):

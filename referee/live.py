@@ -28,7 +28,7 @@ from referee.bridge import write_position
 from referee.errors import (
     ForbiddenError,
     LiveBusyError,
-    LiveNotFoundError,
+    NotFoundError,
     NotPlayingError,
     StalePlyError,
 )
@@ -127,7 +127,7 @@ class _Dice:
 def _load(archive: Archive, live_id: int) -> LiveMatch:
     row = archive.live(live_id) if 0 < live_id < 2**63 else None
     if row is None:
-        raise LiveNotFoundError(f"no live match with id {live_id}")
+        raise NotFoundError(f"no live match with id {live_id}")
     return LiveMatch.from_row(row)
 
 

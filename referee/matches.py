@@ -19,7 +19,7 @@ from referee.errors import (
     ArchiveBusyError,
     InvalidNotationError,
     InvalidRecordError,
-    MatchNotFoundError,
+    NotFoundError,
 )
 from vocabulary import VariantId
 
@@ -186,10 +186,10 @@ def summary(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def stored_match(archive: Archive, match_id: int) -> dict[str, Any]:
-    """Every column of a stored match, or MatchNotFoundError."""
+    """Every column of a stored match, or NotFoundError."""
     row = archive.get(match_id) if 0 < match_id <= MAX_ID else None
     if row is None:
-        raise MatchNotFoundError(f"no match with id {match_id}")
+        raise NotFoundError(f"no match with id {match_id}")
     return row
 
 
@@ -201,9 +201,9 @@ def replay(
     and rules revision, then kept."""
     games = archive.games_of(match_id) if 0 < match_id <= MAX_ID else None
     if games is None:
-        raise MatchNotFoundError(f"no match with id {match_id}")
+        raise NotFoundError(f"no match with id {match_id}")
     if not 1 <= index <= games:
-        raise MatchNotFoundError(f"match {match_id} has no game {index}")
+        raise NotFoundError(f"match {match_id} has no game {index}")
     key = f"replay/{index}"
     actions = archive.derived(match_id, key, RULES_REVISION)
     if actions is None:
@@ -222,7 +222,7 @@ def replay(
         _keep(archive, match_id, replays)
         actions = replays.get(key)
         if actions is None:  # a variation the referee cannot check has no replays
-            raise MatchNotFoundError(f"match {match_id} has no replay of game {index}")
+            raise NotFoundError(f"match {match_id} has no replay of game {index}")
     return {"match_id": match_id, "game": index, "actions": actions}
 
 

@@ -12,6 +12,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from referee.errors import MAX_ALTERNATIVES
 from referee.rules import engine
 from referee.rules.board import Board, Play, Step
 from referee.rules.movegen import (
@@ -25,8 +26,6 @@ from referee.rules.movegen import (
 from referee.rules.options import BlockRule, Judge, Options
 from referee.rules.variants import HEAD, TurnRules, Variant
 from vocabulary import BAR, OFF, IssueCode, Move, Side, point_text
-
-MAX_ALTERNATIVES = 5
 
 
 @dataclass(frozen=True, slots=True)
