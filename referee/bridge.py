@@ -25,7 +25,7 @@ from referee.rules.board import Board, Step
 from referee.rules.movegen import display_order
 from referee.rules.position import Cube, Position
 from referee.rules.variants import Variant, find_variant
-from vocabulary import BAR, CHECKERS, OFF, CubeOwner, Move, Side
+from vocabulary import BAR, CHECKERS, OFF, CubeOwner, Move, Phase, Side
 
 
 @contextmanager
@@ -95,26 +95,20 @@ def position_from_data(data: PositionData) -> Position:
 
 def board_from_snowie(variant: type[Variant], snowie: SnowieBoard, mover: Side) -> Board:
     """The board a gnubg ``Illegal play (...)`` edit sets, ``mover`` being the player whose
-    cell it is; InvalidPositionError when a side would have more than 15 checkers."""
+    cell it is. It is read into position data and validated like any position string
+    (InvalidPositionError: too many checkers, a bar in a nardy variant...)."""
     positive_side = mover if snowie.positive_is_mover else mover.other
-    positive = [0] * 26
-    negative = [0] * 26
+    white_view = positive_side is Side.WHITE
+    cells = [0] * 24
     for index, count in enumerate(snowie.points):
-        if count > 0:
-            positive[index + 1] = count
-        elif count < 0:
-            negative[variant.opposite(index + 1)] = -count
-    positive[BAR], negative[BAR] = snowie.positive_bar, snowie.negative_bar
-    for layout in (positive, negative):
-        on_board = sum(layout)
-        if on_board > CHECKERS:
-            raise InvalidPositionError(f"the edit puts {on_board} checkers of one side in play")
-        layout[OFF] = CHECKERS - on_board
-    return (
-        Board(tuple(positive), tuple(negative))
-        if positive_side is Side.WHITE
-        else Board(tuple(negative), tuple(positive))
-    )
+        point = index + 1 if white_view else variant.opposite(index + 1)
+        cells[point - 1] = count if white_view else -count
+    bars = (snowie.positive_bar, snowie.negative_bar)
+    bar = bars if white_view else bars[::-1]
+    on_board = (sum(c for c in cells if c > 0), -sum(c for c in cells if c < 0))
+    off = tuple(max(0, CHECKERS - on_board[i] - bar[i]) for i in (0, 1))
+    data = PositionData(variant.id, tuple(cells), bar, (off[0], off[1]), None, Phase.ROLL)
+    return position_from_data(validated(data)).board
 
 
 def cells_of(variant: type[Variant], board: Board) -> tuple[int, ...]:

@@ -17,10 +17,11 @@ from referee.bridge import (
     play_moves,
     play_text,
     position_from_data,
+    validated,
     write_position,
 )
 from referee.budget import Budget, Work
-from referee.errors import RefereeError
+from referee.errors import InvalidPositionError, RefereeError
 from referee.rules.board import Board, Step
 from referee.rules.condone import play_physically
 from referee.rules.cube import MESSAGES, CubeContext, CubeRule, CubeState
@@ -456,7 +457,10 @@ class GameChecker:
             self.illegal_play_edit(action)
             return
         try:
-            edited = position_from_data(parse_set_pos(action.text))
+            data = parse_set_pos(action.text)
+            if data.variant != self.variant.id:  # XG writes backgammon only
+                raise InvalidPositionError(f"a Set Pos edit in {self.variant.id}")
+            edited = position_from_data(validated(data))
         except (NotationError, RefereeError):
             self.unreadable_edit(action)
             return
