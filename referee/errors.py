@@ -125,6 +125,13 @@ class IllegalActionError(RefereeError):
         )
 
 
+class InvalidPlayersError(RefereeError):
+    """A live match between a bot and itself, or with a name no bot token carries."""
+
+    code = "invalid_players"
+    title = "Invalid players"
+
+
 class StalePlyError(RefereeError):
     """An action for another ply than the current one (it carries the current ``ply``)."""
 

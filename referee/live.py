@@ -27,6 +27,7 @@ from referee.archive import Archive, LiveConflictError, NewMatch, Throw, Token
 from referee.bridge import write_position
 from referee.errors import (
     ForbiddenError,
+    InvalidPlayersError,
     LiveBusyError,
     NotFoundError,
     NotPlayingError,
@@ -171,6 +172,20 @@ def _deadline(match: LiveMatch) -> float:
 # -- the service ------------------------------------------------------------------------
 
 
+def _check_players(archive: Archive, players: dict[str, str]) -> None:
+    """Two different bots, each the name of a live token with scope ``play``."""
+    if players["w"] == players["b"]:
+        raise InvalidPlayersError(f"{players['w']!r} cannot play against itself")
+    bots = {
+        token.name
+        for token in archive.tokens()
+        if Scope.PLAY in token.scopes and token.revoked_at is None
+    }
+    unknown = sorted(name for name in players.values() if name not in bots)
+    if unknown:
+        raise InvalidPlayersError(f"no bot token (scope play) is named {', '.join(unknown)}")
+
+
 def create(
     archive: Archive,
     host: Token,
@@ -181,6 +196,7 @@ def create(
     move_seconds: int = DEFAULT_MOVE_SECONDS,
 ) -> dict[str, Any]:
     """A new live match waiting for its two bots; the server seed is drawn and committed."""
+    _check_players(archive, players)
     variant_class = find_variant(variant)
     rules = variant_class.options_with(options)
     table = Table(variant_class.id, length, variant_class.options_json(rules))
@@ -245,6 +261,8 @@ def act(
     archive: Archive, live_id: int, bot: Token, ply: int, action: str, details: dict[str, Any]
 ) -> dict[str, Any]:
     """A player's action (LIVE.md §4), committed before the new state is returned."""
+    if not 0 < live_id < 2**63:
+        raise NotFoundError(f"no live match with id {live_id}")
     deadline = archive.live_versions([live_id]).get(live_id, (0, None))[1]
     if deadline is not None and time.time() > deadline:
         _expire(archive, live_id)
@@ -269,14 +287,16 @@ def act(
 
 
 def abort(archive: Archive, live_id: int, caller: Token) -> dict[str, Any]:
-    """Abort: the host at any time before the end, a bot before its first action."""
+    """Abort: the host at any time before the end, a bot before its first roll, that is
+    while the match waits (once both have joined the opening throw is made at once, and a
+    bot that has seen its dice may not throw them away)."""
 
     def aborted(match: LiveMatch, thrown: _Dice) -> dict[str, Any]:
         host = Scope.LIVE_HOST in caller.scopes and caller.id == match.host_token_id
         sides = match.sides_of(caller) if Scope.PLAY in caller.scopes else set()
-        early = bool(sides) and not any(side in match.table.acted for side in sides)
+        early = bool(sides) and match.status == Status.WAITING
         if not (host or early):
-            raise ForbiddenError("only the host, or a bot before its first action, aborts")
+            raise ForbiddenError("only the host, or a bot before the first roll, aborts")
         if match.ended:
             raise NotPlayingError(
                 f"live match {live_id} is {match.status}", live_status=match.status
@@ -456,6 +476,8 @@ def match_record(match: LiveMatch) -> str:
         "DiceSeed": match.server_seed,
         "ClientSeeds": f"w={match.seeds['w'] or ''},b={match.seeds['b'] or ''}",
     }
+    if table.termination == "timeout":
+        tags["Termination"] = "timeout"  # the last game's Wins line is the award, not a resignation
     players = (match.players["w"], match.players["b"])
     games = []
     for index, game in enumerate(table.records, start=1):

@@ -400,10 +400,12 @@ class Table:
                 "resign_value", f"a resignation in {self.variant} is worth one of {values}"
             )
         stake = self.stake()
-        said = value * stake.cube
-        self._record(side.other, "win", value=said)
-        rules = self.rules
-        result = score_resignation(self.variant_class, side.other, said, stake, rules)
+        result = score_resignation(
+            self.variant_class, side.other, value * stake.cube, stake, self.rules
+        )
+        # The record says what the rules give (under Jacoby an undoubled mars counts single),
+        # so the stored verdict scores the game as the live match did.
+        self._record(side.other, "win", value=result.points)
         self._end_game(result, dice)
 
     def time_out(self, dice: DiceSource) -> None:

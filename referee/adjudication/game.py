@@ -35,6 +35,7 @@ from referee.rules.scoring import (
     score_draw,
     score_drop,
     score_resignation,
+    score_timeout,
     unfinished,
 )
 from vocabulary import CHECKERS, IssueCode, Move, Phase, Side
@@ -57,6 +58,9 @@ class GameSetting:
     crawford_game: bool
     hits_marked: bool
     """The record marks hits with ``*`` somewhere, so a missing mark is worth a warning."""
+    timed_out: bool = False
+    """The game ended on time (``[Termination "timeout"]`` on its record's last game): its
+    ``Wins`` line is what the referee awarded, not a resignation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -442,7 +446,10 @@ class GameChecker:
         self.verdict.recorded_points = value
         self.verdict.recorded_line = action.line
         if self.result is None and (not self.stopped or self.unchecked):
-            self.result = score_resignation(self.variant, side, value, self.stake, self.options)
+            if self.setting.timed_out:
+                self.result = score_timeout(side, value, self.stake)
+            else:
+                self.result = score_resignation(self.variant, side, value, self.stake, self.options)
             self.end()
 
     def loss(self, index: int, action: ActionText) -> None:

@@ -230,6 +230,7 @@ class _MatchChecker:
         self.winner: Side | None = None
         self.replays: list[tuple[ReplayStep, ...]] = []
         self.played: list[tuple[tuple[ActionText, tuple[Step, ...] | None], ...]] = []
+        self.timed_out = record.tags.get("Termination", "").strip().lower() == "timeout"
         self.hits_marked = any(
             move.hit
             for game in record.games
@@ -329,6 +330,7 @@ class _MatchChecker:
             match_length=self.length,
             crawford_game=crawford,
             hits_marked=self.hits_marked,
+            timed_out=game is self.record.games[-1] and self.timed_out,
         )
         start = self.start_position(game, before, crawford, post, issues)
         self.budget.start_game(game.index)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from referee.adjudication.verdict import IssueSchema, VerdictSchema
+from referee.dice import CLIENT_SEED
 from referee.live_shapes import LIVE_ACTIONS
 from referee.plays_service import LegalPlay
 
@@ -137,7 +138,7 @@ class MatchListQuery(Schema):
     q = fields.String(validate=validate.Length(max=300))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
     cursor = fields.String(
-        validate=validate.Regexp(r"^[1-9][0-9]{0,17}$"),
+        validate=validate.Regexp(r"[1-9][0-9]{0,17}\Z"),
         metadata={"description": "next_cursor of the previous page"},
     )
 
@@ -187,7 +188,7 @@ class ReplayResponse(Schema):
 
 # -- live matches (LIVE.md) -------------------------------------------------------------
 
-BOT_NAME = r"^[A-Za-z0-9_.-]{1,40}$"
+BOT_NAME = r"[A-Za-z0-9_.-]{1,40}\Z"
 
 
 class LivePlayers(RequestSchema):
@@ -199,6 +200,7 @@ class LiveCreateRequest(RequestSchema):
     variant = fields.String(required=True, validate=validate.Length(min=1, max=40))
     length = fields.Integer(
         load_default=0,
+        strict=True,
         validate=validate.Range(min=0, max=99),
         metadata={"description": "match length in points; 0 is one money game"},
     )
@@ -208,22 +210,24 @@ class LiveCreateRequest(RequestSchema):
         required=True,
         metadata={"description": "the bots' token names (scope play)"},
     )
-    move_seconds = fields.Integer(load_default=60, validate=validate.Range(min=1, max=3600))
+    move_seconds = fields.Integer(
+        load_default=60, strict=True, validate=validate.Range(min=1, max=3600)
+    )
 
 
 class LiveJoinRequest(RequestSchema):
     seed = fields.String(
         load_default="",
-        validate=validate.Regexp(r"^[A-Za-z0-9_-]{0,64}$"),
+        validate=validate.Regexp(CLIENT_SEED.pattern + r"\Z"),
         metadata={"description": "the bot's client seed for the dice (LIVE.md §5)"},
     )
 
 
 class LiveActionRequest(RequestSchema):
-    ply = fields.Integer(required=True, validate=validate.Range(min=0, max=2**31))
+    ply = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=2**31))
     action = fields.String(required=True, validate=validate.OneOf(LIVE_ACTIONS))
     play = fields.String(validate=validate.Length(max=MAX_TEXT))
-    value = fields.Integer(validate=validate.Range(min=-(2**31), max=2**31))
+    value = fields.Integer(strict=True, validate=validate.Range(min=-(2**31), max=2**31))
 
 
 # -- variants, positions, problems ------------------------------------------------------

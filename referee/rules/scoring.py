@@ -18,6 +18,7 @@ class Termination(StrEnum):
     DROP = "drop"
     RESIGN = "resign"
     DRAW = "draw"
+    TIMEOUT = "timeout"
     UNFINISHED = "unfinished"
 
 
@@ -72,6 +73,14 @@ def score_resignation(
     """A resignation for ``Wins N``: the variant values it (``Variant.resignation_win``)."""
     win = variant.resignation_win(value, stake.cube, options)
     return value_win(win, winner, Termination.RESIGN, stake)
+
+
+def score_timeout(winner: Side, points: int, stake: Stake) -> GameResult:
+    """A game lost on time (LIVE.md §4): the winner scores what the referee awarded him
+    (the points he needed for the match, or the cube in a money game)."""
+    return GameResult(
+        winner, Termination.TIMEOUT, None, stake.cube, stake.cube_owner, False, points
+    )
 
 
 def score_draw(stake: Stake) -> GameResult:

@@ -30,6 +30,8 @@ def _aborted_live_match() -> None:
     archive = Archive(DATABASE)
     try:
         host = archive.create_token((Scope.LIVE_HOST,), "host")[0]
+        for bot in ("a", "b"):
+            archive.create_token((Scope.PLAY,), bot)
         state = live.create(archive, host, "backgammon", 3, {}, {"w": "a", "b": "b"})
         live.abort(archive, state["id"], host)
     finally:

@@ -9,6 +9,8 @@ import threading
 import time
 from typing import Any
 
+import pytest
+
 from tests.live.harness import Tokens, create, join_both, token_of
 from tests.server import Server
 
@@ -159,6 +161,18 @@ def test_under_jacoby_an_undoubled_gammon_resignation_counts_single(
     token = token_of(tokens, state["to_act"])
     status, final = act(server, state["id"], token, {"ply": 0, "action": "resign", "value": 2})
     assert status == 200 and final["games"][0]["points"] == 1
+    assert_stored_as_played(server, final)
+
+
+def assert_stored_as_played(server: Server, final: dict[str, Any]) -> None:
+    """The stored verdict scores the match as the live match ended it, with no warning."""
+    verdict = server.json("GET", f"/v1/matches/{final['match_id']}")["verdict"]
+    assert verdict["valid"] is True
+    assert [game["points"] for game in verdict["games"]] == [g["points"] for g in final["games"]]
+    assert [game["warnings"] for game in verdict["games"]] == [[] for _ in final["games"]]
+    if final["length"]:
+        assert verdict["match"]["winner"] == final["winner"]
+        assert verdict["match"]["scores_after"][-1] == final["score"]
 
 
 def test_long_nardy_resigns_for_koks_only_with_koks(setup: tuple[Server, Tokens]) -> None:
@@ -198,8 +212,10 @@ def test_a_bad_client_seed_is_refused(setup: tuple[Server, Tokens]) -> None:
 
 
 def test_a_timeout_loses_the_match(setup: tuple[Server, Tokens]) -> None:
+    # A 5-point match: the 5 points awarded are more than any resignation could be worth,
+    # so the stored record must say the game was lost on time, not resigned.
     server, tokens = setup
-    live_id = create(server, tokens, "backgammon", 3, move_seconds=1)["id"]
+    live_id = create(server, tokens, "backgammon", 5, move_seconds=1)["id"]
     state = join_both(server, tokens, live_id)
     late = state["to_act"]
     time.sleep(2.1)
@@ -210,9 +226,8 @@ def test_a_timeout_loses_the_match(setup: tuple[Server, Tokens]) -> None:
         "timeout",
         winner,
     )
-    assert final["score"]["wb".index(winner)] == 3 and final["expect"] == []
-    stored = server.json("GET", f"/v1/matches/{final['match_id']}")
-    assert stored["verdict"]["valid"] is True
+    assert final["score"]["wb".index(winner)] == 5 and final["expect"] == []
+    assert_stored_as_played(server, final)
     action = {"ply": 0, "action": "resign", "value": 1}
     status, problem = act(server, live_id, token_of(tokens, late), action)
     assert (status, problem["code"]) == (409, "not_playing")
@@ -236,6 +251,7 @@ def test_a_timeout_in_a_money_game_loses_the_cube_value(setup: tuple[Server, Tok
             "cube": 1,
         }
     ]
+    assert_stored_as_played(server, final)
 
 
 def test_aborts(setup: tuple[Server, Tokens]) -> None:
@@ -248,8 +264,44 @@ def test_aborts(setup: tuple[Server, Tokens]) -> None:
 
     state = started(server, tokens)
     mover = token_of(tokens, state["to_act"])
+    # Once both joined the opening dice are thrown: neither bot may throw them away.
+    for bot in (tokens.alice, tokens.bob):
+        assert server.request("POST", f"/v1/live/{state['id']}/abort", None, bot)[0] == 403
     act(server, state["id"], mover, {"ply": 0, "action": "play", "play": state["legal_plays"][0]})
     assert server.request("POST", f"/v1/live/{state['id']}/abort", None, mover)[0] == 403
     aborted = server.json("POST", f"/v1/live/{state['id']}/abort", None, tokens.host)
     assert aborted["status"] == "aborted" and aborted["expect"] == []
     assert aborted["server_seed"] is not None and aborted["match_id"] is None
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "who"),
+    [
+        ("/v1/live", {"variant": "backgammon", "players": {"w": "alice", "b": "alice"}}, "host"),
+        ("/v1/live", {"variant": "backgammon", "players": {"w": "alice", "b": "nobody"}}, "host"),
+        ("/v1/live", {"variant": "backgammon", "players": {"w": "alice\n", "b": "bob"}}, "host"),
+        (
+            "/v1/live",
+            {"variant": "backgammon", "move_seconds": 59.5, "players": {"w": "alice", "b": "bob"}},
+            "host",
+        ),
+    ],
+)
+def test_matches_nobody_can_play_fairly_are_refused(
+    setup: tuple[Server, Tokens], path: str, body: dict[str, Any], who: str
+) -> None:
+    server, tokens = setup
+    assert server.request("POST", path, body, getattr(tokens, who))[0] == 422
+
+
+def test_seeds_plies_and_values_are_taken_exactly(setup: tuple[Server, Tokens]) -> None:
+    server, tokens = setup
+    live_id = create(server, tokens)["id"]
+    join = f"/v1/live/{live_id}/join"
+    assert server.request("POST", join, {"seed": "alpha\n"}, tokens.alice)[0] == 422
+    state = started(server, tokens)
+    token = token_of(tokens, state["to_act"])
+    assert act(server, state["id"], token, {"ply": 0.5, "action": "roll"})[0] == 422
+    assert act(server, state["id"], token, {"ply": 0, "action": "resign", "value": 1.5})[0] == 422
+    huge = 10**20
+    assert act(server, huge, token, {"ply": 0, "action": "roll"})[0] == 404

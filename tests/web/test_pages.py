@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import referee.web
+from referee.archive import Archive
 from tests.api.test_matches_api import (
     BG_EXAMPLE,
     KH_EXAMPLE,
@@ -221,6 +222,12 @@ def test_the_live_page_shows_the_match_as_it_stands(env: Env) -> None:
     # A host creates a long nardy money game; before anyone joins it is waiting, and the
     # page draws the start with nobody to act, and links the state, stream and dice proof.
     host = env.token("live:host")[1]
+    for bot in ("alice", "bob"):
+        archive = Archive(env.database)
+        try:
+            archive.create_token(("play",), bot)
+        finally:
+            archive.close()
     body = {"variant": "long-nardy", "length": 0, "players": {"w": "alice", "b": "bob"}}
     created = env.client.post("/v1/live", json=body, headers={"Authorization": f"Bearer {host}"})
     assert created.status_code == 201, created.get_data(as_text=True)
