@@ -19,7 +19,8 @@ from notation.errors import NotationError
 FIELDS = 40
 _CELL = re.compile(r"^(?:[1-6][1-6]:\s*)?illegal\s+play\s*\((?P<body>[^()]*)\)\s*$", re.IGNORECASE)
 _NUMBER = re.compile(r"-?\d{1,2}")
-_NUMERIC = (0, 1, 2, 3, 4, 7, 8, 9, 10, 11, *range(12, FIELDS))
+_READ = (4, *range(12, 38))
+"""The fields read: whose view, the bars and the points (the rest may say anything)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +47,7 @@ def parse_snowie_cell(text: str) -> SnowieBoard:
         raise NotationError(
             "invalid_snowie", f"a Snowie position has {FIELDS} fields, this one {len(fields)}"
         )
-    for index in _NUMERIC:
+    for index in _READ:
         if not _NUMBER.fullmatch(fields[index]):
             raise NotationError(
                 "invalid_snowie", f"Snowie field {index} must be a number, not {fields[index]!r}"

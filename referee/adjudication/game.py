@@ -137,7 +137,7 @@ class GameChecker:
             ActionKind.ROLL: self.roll,
             ActionKind.DOUBLE: self.double,
             ActionKind.BEAVER: self.beaver,
-            ActionKind.RACCOON: self.beaver,
+            ActionKind.RACCOON: self.raccoon,
             ActionKind.TAKE: self.take,
             ActionKind.DROP: self.drop,
             ActionKind.WIN: self.win,
@@ -414,16 +414,20 @@ class GameChecker:
             self.result = score_drop(self.cube.drop_winner, self.stake)
             self.end()
 
-    def beaver(self, index: int, action: ActionText) -> None:
+    def beaver(self, index: int, action: ActionText, raccoon: bool = False) -> None:
         if self.after_end(action):
             return
         side = Side(action.side)
-        rule = self.cube.beaver_problem(self.cube_context, side, action.value)
+        rule = self.cube.beaver_problem(self.cube_context, side, action.value, raccoon)
         if rule is not None and self.cube_error(action, rule):
             return
         if self.cube.offer is None:  # condoned, but there is nothing to beaver
             return
         self.offer(self.cube.after_beaver(side), self.cube.offer.by)
+
+    def raccoon(self, index: int, action: ActionText) -> None:
+        """A raccoon is a beaver of the pending beaver (RULES.md 14.6)."""
+        self.beaver(index, action, raccoon=True)
 
     def offer(self, cube: CubeState, answering: Side) -> None:
         """A new offer stands: ``answering`` must answer it; the position shows the value

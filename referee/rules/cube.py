@@ -23,6 +23,7 @@ class CubeRule(StrEnum):
     NO_DOUBLE_PENDING = "no_double_pending"
     NOT_DOUBLED_SIDE = "not_doubled_side"
     BEAVER_NOT_ALLOWED = "beaver_not_allowed"
+    NO_BEAVER_PENDING = "no_beaver_pending"
     ANSWER_REQUIRED = "answer_required"
     AUTO_DOUBLES = "auto_doubles"
 
@@ -39,6 +40,7 @@ MESSAGES = {
     CubeRule.NO_DOUBLE_PENDING: "there is no double to answer",
     CubeRule.NOT_DOUBLED_SIDE: "only the doubled player answers a double",
     CubeRule.BEAVER_NOT_ALLOWED: "beavers are allowed only in money play with beavers on (14.6)",
+    CubeRule.NO_BEAVER_PENDING: "a raccoon answers a beaver: there is none to answer",
     CubeRule.ANSWER_REQUIRED: "a double must be taken or dropped before play goes on",
     CubeRule.AUTO_DOUBLES: (
         "a game starts with a centred cube above 1 only by automatic doubles, in money play"
@@ -143,15 +145,18 @@ class CubeState:
         return None
 
     def beaver_problem(
-        self, context: CubeContext, side: Side, written: int | None = None
+        self, context: CubeContext, side: Side, written: int | None = None, raccoon: bool = False
     ) -> CubeRule | None:
-        """Why ``side`` may not beaver (or raccoon) the pending offer (None if he may)."""
+        """Why ``side`` may not beaver the pending offer, or with ``raccoon`` redouble the
+        pending beaver (None if he may)."""
         problem = self.answer_problem(side)
         if problem is not None:
             return problem
+        assert self.offer is not None
+        if raccoon and not self.offer.redouble:
+            return CubeRule.NO_BEAVER_PENDING
         if not (context.money and context.options.beavers):
             return CubeRule.BEAVER_NOT_ALLOWED
-        assert self.offer is not None
         if written is not None and written != 2 * self.offer.value:
             return CubeRule.WRONG_CUBE_VALUE
         return value_problem(2 * self.offer.value, context.options)

@@ -131,13 +131,13 @@ class PlayJudge:
         The native engine, when in use, answers the legal plays (their warnings are worded
         here); everything else is judged and worded here.
         """
+        problem = self._shape_problem(moves)
+        if problem is not None:
+            return self._illegal(problem)
         if engine.native is not None:
             accepted = self._native_judgement(moves, canonical)
             if accepted is not None:
                 return accepted
-        problem = self._shape_problem(moves)
-        if problem is not None:
-            return self._illegal(problem)
         if not moves:
             return self._judge_empty()
         candidates = list(_candidates(moves, self.dice))

@@ -173,3 +173,8 @@ def test_a_pending_double_shows_the_value_offered() -> None:
     double, take = steps[1], steps[2]
     assert double.position_after.split()[4:7] == ["w", "d", "2c"]
     assert take.position_after.split()[4:7] == ["b", "-", "2w"]
+
+
+def test_a_raccoon_straight_after_a_double_is_an_illegal_cube_action() -> None:
+    text = money_game("  1)  Doubles => 2                Raccoons => 4\n")
+    assert rules(only_game(text)) == ["no_beaver_pending"]

@@ -117,6 +117,28 @@ def test_a_game_with_edits_in_both_columns_checks_through_to_its_result() -> Non
     assert [(w.code, w.side) for w in again.warnings] == [(w.code, w.side) for w in game.warnings]
 
 
+def test_fields_the_edit_does_not_use_may_say_anything() -> None:
+    # A cube of 128 (field 10) is not read: only the board is.
+    fields = snowie(ODD, START, 0).split(";")
+    fields[10] = "128"
+    assert parse_snowie_cell(f"52: Illegal play ({';'.join(fields)})").points[4] == 1
+
+
+def test_an_edit_that_puts_checkers_on_a_nardy_bar_leaves_the_rest_unchecked() -> None:
+    # Long nardy has no bar: an edit with three on a bar cannot be a long nardy position.
+    cell = snowie({24: 12}, {24: 14}, 0, bars="0;3")
+    text = (
+        '; [Variation "Long Nardy"]\n\n 3 point match\n\n Game 1\n'
+        " Alice : 0                      Bob : 0\n"
+        f"  1) 21: Illegal play ({cell})\n"
+        "      Wins 1 point\n"
+    )
+    [game] = adjudicate(text).verdict.games
+    [edit] = [w for w in game.warnings if w.code == "position_edit"]
+    assert edit.message.endswith("the rest is not checked")
+    assert game.errors == [] and game.result.termination == "resign"
+
+
 def test_a_trailing_semicolon_is_read_and_a_short_position_is_refused() -> None:
     board = parse_snowie_cell(f"52: Illegal play ({snowie(ODD, START, 0)};)")
     assert board.positive_is_mover and board.points[4] == 1

@@ -147,3 +147,9 @@ def test_the_one_value_check() -> None:
     assert value_problem(64, Options()) is None
     assert value_problem(128, Options()) is CubeRule.CUBE_LIMIT
     assert value_problem(1024, Options(cube_limit=1024)) is None
+
+
+def test_a_raccoon_answers_a_beaver_and_nothing_else() -> None:
+    offered = CENTRED.after_double(W)
+    assert offered.beaver_problem(MONEY, B, raccoon=True) is CubeRule.NO_BEAVER_PENDING
+    assert offered.after_beaver(B).beaver_problem(MONEY, W, raccoon=True) is None

@@ -43,3 +43,11 @@ def test_a_reordered_doublet_with_a_chain() -> None:
     verdict = judge.judge(written)
     assert verdict.legal
     assert verdict.play is not None and len(verdict.play.steps) == 4
+
+
+def test_points_off_the_board_are_invalid_points_in_every_engine() -> None:
+    # A library caller may write any integers; the answer is a rules problem, never a crash.
+    judge = PlayJudge(Backgammon, Backgammon.start_board(), Side.WHITE, (6, 5), Options())
+    for moves in ([Move(5, -1)], [Move(30, 24)], [Move(-3, -9)]):
+        verdict = judge.judge(moves)
+        assert verdict.reason is not None and verdict.reason.code == "invalid_point"

@@ -188,6 +188,7 @@
 
   document.addEventListener("keydown", (event) => {
     if (event.key !== "f" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target.closest("input, textarea, select")) return;
     const flip = live.querySelector('a[data-key="f"]');
     if (flip) window.location.href = flip.href;
   });
