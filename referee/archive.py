@@ -376,9 +376,9 @@ class Archive:
     def ready(self) -> None:
         """Read from the file (ArchiveBusyError when it cannot be read now)."""
         try:
-            self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            self.db.execute("SELECT count(*) FROM matches").fetchone()
         except sqlite3.OperationalError as error:
-            raise ArchiveBusyError(f"the archive cannot be read: {error}") from None
+            raise busy_or(error) from None
 
     def older_than(self, revision: int | None, page: int = 100) -> Iterator[dict[str, Any]]:
         """Every stored match whose verdict predates ``revision`` (every match when None),
@@ -567,11 +567,7 @@ def _write_lock(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.OperationalError as error:
-        if "locked" not in str(error) and "busy" not in str(error):
-            raise
-        raise ArchiveBusyError(
-            f"the archive stayed locked by another writer for {BUSY_TIMEOUT_SECONDS:g} s; try again"
-        ) from None
+        raise busy_or(error) from None
     try:
         yield conn
     except BaseException:
@@ -613,6 +609,19 @@ def _insert_match(conn: sqlite3.Connection, row: dict[str, Any]) -> Stored:
     cursor = conn.execute(f"INSERT INTO matches ({columns}) VALUES ({marks})", tuple(row.values()))
     assert cursor.lastrowid is not None
     return Stored(cursor.lastrowid, duplicate=False)
+
+
+def busy_or(error: sqlite3.OperationalError) -> Exception:
+    """The one reading of SQLite's errors: a database locked or busy past the busy timeout
+    is ArchiveBusyError (503 with Retry-After); any other error stays what it is."""
+    if getattr(error, "sqlite_errorcode", None) in _BUSY_CODES or "locked" in str(error):
+        return ArchiveBusyError(
+            f"the archive stayed locked by another writer for {BUSY_TIMEOUT_SECONDS:g} s; try again"
+        )
+    return error
+
+
+_BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 
 
 def _dicts(cursor: sqlite3.Cursor) -> list[dict[str, Any]]:

@@ -30,6 +30,13 @@ class InvalidNotationError(RefereeError):
     title = "Invalid notation"
 
 
+class InvalidEncodingError(RefereeError):
+    """A record whose bytes are not UTF-8 text."""
+
+    code = "invalid_encoding"
+    title = "Invalid encoding"
+
+
 class InvalidPositionError(RefereeError):
     """A position string that parses but describes an impossible position."""
 

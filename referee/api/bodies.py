@@ -12,6 +12,7 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMe
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
+from referee.errors import InvalidEncodingError
 
 READABLE_CHARSETS = frozenset({"utf-8", "utf8", "us-ascii", "ascii"})
 
@@ -35,8 +36,9 @@ def check_body() -> None:
 
 
 def json_object(schema: Schema, max_bytes: int | None = None) -> dict[str, Any]:
-    """The JSON body, loaded by ``schema``; 413 over ``max_bytes``, 415 when not JSON."""
-    if max_bytes is not None and (request.content_length or 0) > max_bytes:
+    """The JSON body, loaded by ``schema``; 413 over ``max_bytes``, 415 when not JSON. The
+    bytes received are what counts: a chunked body has no Content-Length."""
+    if max_bytes is not None and len(request.get_data(cache=True)) > max_bytes:
         raise RequestEntityTooLarge(f"this request body is at most {max_bytes} bytes")
     data = json_body()
     if not isinstance(data, dict):
@@ -55,12 +57,28 @@ def json_body() -> Any:
         raise ValidationError({"body": ["JSON nested too deeply"]}) from None
 
 
+def has_body() -> bool:
+    """Whether the request sent a body at all (with a Content-Length, or chunked)."""
+    return bool(request.get_data(cache=True))
+
+
+def record_text(data: bytes) -> str:
+    """A record's bytes as text: UTF-8 (a BOM is dropped), or InvalidEncodingError; never
+    a text with bytes replaced, since the archive keeps the record as received."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InvalidEncodingError(
+            f"the record is not UTF-8 text (byte {error.start + 1} cannot be read)"
+        ) from None
+
+
 def record_body(schema: Schema) -> dict[str, Any]:
     """A record request: JSON, or the record as a text/plain body with the other fields
     (``variant``, ``mode``, ``allow_invalid``, ``options``) as query parameters."""
     if request.mimetype != "text/plain":
         return json_object(schema)
-    body: dict[str, Any] = {"record": request.get_data(as_text=True)}
+    body: dict[str, Any] = {"record": record_text(request.get_data(cache=True))}
     for name, value in request.args.items():
         if name == "record":
             raise ValidationError({"record": ["the record is the body, not a query parameter"]})

@@ -13,7 +13,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable, RequestEntityTooLarge
 
 from referee.api.auth import requires
-from referee.api.bodies import json_body, json_object, record_body
+from referee.api.bodies import has_body, json_body, json_object, record_body, record_text
 from referee.api.limits import check_slot, rate_limited, work_limits
 from referee.api.problems import problem_body
 from referee.api.schemas import (
@@ -24,7 +24,7 @@ from referee.api.schemas import (
 )
 from referee.api.storage import archive
 from referee.archive import MatchQuery
-from referee.errors import ArchiveBusyError, RefereeError
+from referee.errors import ArchiveBusyError, InvalidEncodingError, RefereeError
 from referee.matches import Submission, check_stored, replay, stored_match, submit, summary
 from referee.scopes import Scope
 
@@ -214,8 +214,8 @@ def import_matches() -> dict[str, Any]:
 def _upload_entry(data: bytes) -> dict[str, Any] | None:
     """An uploaded file as a request, or None when it is not UTF-8 (refused, not fatal)."""
     try:
-        return {"record": data.decode("utf-8-sig")}
-    except UnicodeDecodeError:
+        return {"record": record_text(data)}
+    except InvalidEncodingError:
         return None
 
 
@@ -398,5 +398,5 @@ def recheck_match(match_id: int) -> dict[str, Any]:
         429: Problem
         503: Problem
     """
-    body = json_object(RecheckRequest()) if request.content_length else RecheckRequest().load({})
+    body = json_object(RecheckRequest()) if has_body() else RecheckRequest().load({})
     return check_stored(archive(), match_id, body["mode"], body["options"], work_limits())

@@ -3,9 +3,12 @@ limits, bodies read whole and in UTF-8, bounded import answers."""
 
 from __future__ import annotations
 
+import http.client
+import json
 import sqlite3
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +28,7 @@ from tests.api.test_matches_api import (
     invalid_galaxy,
     make_env,
 )
+from tests.server import running, write_token
 
 
 @pytest.fixture
@@ -238,3 +242,59 @@ def test_the_check_page_shares_the_checks_rate_limit(tmp_path: Path) -> None:
     assert response.status_code == 429
     assert response.mimetype == "text/html"
     assert response.headers["Retry-After"] == "60"
+
+
+def test_a_read_of_an_archive_locked_for_everyone_is_503_too(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another process holds the file exclusively (even readers wait): reads answer 503
+    # with Retry-After as writes do, never a 500.
+    monkeypatch.setattr(referee.archive, "BUSY_TIMEOUT_SECONDS", 0.1)
+    assert env.submit(example(BG_EXAMPLE)).status_code == 201
+    holder = sqlite3.connect(env.database, isolation_level=None)
+    try:
+        holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("UPDATE matches SET event = event")
+        for path in ("/v1/matches", "/v1/matches/1", "/readyz"):
+            response = env.client.get(path, headers={"Accept": "application/json"})
+            assert_problem(response, 503, "archive_busy")
+            assert int(response.headers["Retry-After"]) > 0
+    finally:
+        holder.close()
+
+
+def test_a_chunked_body_meets_the_same_size_limits(tmp_path: Path) -> None:
+    # Through gunicorn, Transfer-Encoding: chunked (no Content-Length): the bytes received
+    # count against the plays limit, and a chunked re-check body is read, not ignored.
+    big = b'{"position": "' + b"x" * 70_000 + b'"}'
+    database = tmp_path / "a.sqlite3"
+    token = write_token(database)
+    with running(database, workers=1) as server:
+        match_id = server.json("POST", "/v1/matches", {"record": example(BG_EXAMPLE)}, token)["id"]
+        host, port = server.base.removeprefix("http://").split(":")
+
+        def chunked(path: str, body: bytes) -> tuple[int, dict[str, Any]]:
+            connection = http.client.HTTPConnection(host, int(port), timeout=30)
+            try:
+                headers = {"Content-Type": "application/json"}
+                connection.request("POST", path, iter([body]), headers, encode_chunked=True)
+                answer = connection.getresponse()
+                return answer.status, json.loads(answer.read())
+            finally:
+                connection.close()
+
+        status, problem = chunked("/v1/plays/legal", big)
+        assert (status, problem["code"]) == (413, "payload_too_large")
+        status, verdict = chunked(f"/v1/matches/{match_id}/check", b'{"mode": "condone"}')
+        assert (status, verdict["mode"]) == (200, "condone")
+
+
+def test_a_record_that_is_not_utf8_is_refused_not_altered(env: Env) -> None:
+    record = example(BG_EXAMPLE).replace("Alice", "Al\xe9ce").encode("latin-1")
+    response = env.client.post(
+        "/v1/matches", data=record, content_type="text/plain", headers=bearer(env.secret)
+    )
+    assert_problem(response, 422, "invalid_encoding")
+    checked = env.client.post("/v1/records/check", data=record, content_type="text/plain")
+    assert_problem(checked, 422, "invalid_encoding")
