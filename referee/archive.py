@@ -16,6 +16,7 @@ import json
 import os
 import secrets
 import sqlite3
+import urllib.parse
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,7 +28,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from referee.errors import ArchiveBusyError
+from referee.errors import ArchiveBusyError, NotReadyError
 
 BUSY_TIMEOUT_SECONDS = 5.0
 MAX_PAGE = 500
@@ -250,9 +251,14 @@ class Archive:
     """A connection to the archive file; one per request (connections are not shared)."""
 
     def __init__(self, path: str | Path) -> None:
+        """A connection to the archive ``prepare`` made; a missing file is an error here,
+        never silently created again (empty, unmigrated)."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_SECONDS)
+        uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=rw"
+        try:
+            connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS)
+        except sqlite3.OperationalError as error:
+            raise NotReadyError(f"the archive cannot be opened: {error}") from None
         self.db = Database(connection)
         self.path = path
 
@@ -378,7 +384,10 @@ class Archive:
         try:
             self.db.execute("SELECT count(*) FROM matches").fetchone()
         except sqlite3.OperationalError as error:
-            raise busy_or(error) from None
+            busy = busy_or(error)
+            if isinstance(busy, ArchiveBusyError):
+                raise busy from None
+            raise NotReadyError(f"the archive cannot be read: {error}") from None
 
     def older_than(self, revision: int | None, page: int = 100) -> Iterator[dict[str, Any]]:
         """Every stored match whose verdict predates ``revision`` (every match when None),

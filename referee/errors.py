@@ -163,6 +163,15 @@ class LiveBusyError(RefereeError):
     status = 409
 
 
+class NotReadyError(RefereeError):
+    """The archive cannot be read at all (missing, unmigrated, broken): not ready."""
+
+    code = "not_ready"
+    title = "Not ready"
+    status = 503
+    retry_after = 5
+
+
 class ArchiveBusyError(RefereeError):
     """The archive stayed locked by another writer past the busy timeout: try again."""
 

@@ -298,3 +298,15 @@ def test_a_record_that_is_not_utf8_is_refused_not_altered(env: Env) -> None:
     assert_problem(response, 422, "invalid_encoding")
     checked = env.client.post("/v1/records/check", data=record, content_type="text/plain")
     assert_problem(checked, 422, "invalid_encoding")
+
+
+def test_readiness_says_no_when_the_archive_is_gone_and_nothing_recreates_it(
+    tmp_path: Path,
+) -> None:
+    database = tmp_path / "a.sqlite3"
+    client = create_app({"DATABASE": str(database)}).test_client()
+    assert client.get("/readyz").status_code == 200
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{database}{suffix}").unlink(missing_ok=True)
+    assert_problem(client.get("/readyz"), 503, "not_ready")
+    assert not database.exists()  # a request never creates an empty, unmigrated archive

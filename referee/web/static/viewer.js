@@ -149,10 +149,11 @@
   }
 
   const gamesShown = live.querySelectorAll('[data-field="games"] li').length;
+  const ended = (status) => status === "finished" || status === "aborted";
+  if (ended(live.dataset.status)) return;  // nothing more will happen
 
   function show(state) {
-    const over = state.status === "finished" || state.status === "aborted";
-    if (over || state.games.length !== gamesShown) {
+    if (ended(state.status) || state.games.length !== gamesShown) {
       // A finished game or match: the server writes the results and the stored match's link.
       window.location.reload();
       return;
