@@ -36,10 +36,9 @@ from referee.errors import (
 from referee.live_shapes import ProofView, StateView, dump_proof, dump_state
 from referee.live_table import Action, Table, Use
 from referee.matches import checked_match
-from referee.rules.position import Cube, Position
+from referee.rules.match import starting_position
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
-from vocabulary import Phase
 
 DEFAULT_MOVE_SECONDS = 60
 MAX_ATTEMPTS = 20
@@ -200,16 +199,7 @@ def create(
     variant_class = find_variant(variant)
     rules = variant_class.options_with(options)
     table = Table(variant_class.id, length, variant_class.options_json(rules))
-    cube = Cube() if variant_class.has_cube and rules.cube else None
-    start = Position(
-        variant_class,
-        variant_class.start_board(),
-        None,
-        Phase.ROLL,
-        cube=cube,
-        match_length=length,
-    )
-    table.position = write_position(start)
+    table.position = write_position(starting_position(variant_class, rules, length, (0, 0)))
     seed = dice.new_server_seed()
     live_id = archive.create_live(
         {

@@ -17,7 +17,8 @@ from typing import Any, Protocol
 from referee.bridge import play_text, read_position, write_position
 from referee.errors import IllegalActionError, RefereeError
 from referee.plays_service import PlaysService
-from referee.rules.cube import CubeContext, CubeState, Offer
+from referee.rules.cube import CubeContext, CubeState, Offer, value_problem
+from referee.rules.match import crawford_status, starting_position
 from referee.rules.options import DrawScoring, Options
 from referee.rules.position import Cube, Position
 from referee.rules.scoring import (
@@ -200,12 +201,7 @@ class Table:
 
     def stake(self) -> Stake:
         """What the game is worth now: while an offer is pending, the cube before it."""
-        state = self.cube_state
-        cube = state.standing
-        if cube is None:
-            return Stake()
-        jacoby = self.length == 0 and self.rules.jacoby and not state.doubled
-        return Stake(cube.value, cube.owner, jacoby)
+        return self.cube_state.stake(self.length == 0, self.rules)
 
     def current(self) -> Position:
         return _position(self.position)
@@ -242,26 +238,16 @@ class Table:
         self.game += 1
         self.extra_turn_for = self.finish_position = None
         variant, rules = self.variant_class, self.rules
-        crawford, post = self._crawford_status()
-        cube = Cube() if variant.has_cube and rules.cube else None
-        position = Position(
-            variant,
-            variant.start_board(),
-            None,
-            Phase.ROLL,
-            cube=cube,
-            match_length=self.length,
-            score=(self.score[0], self.score[1]),
-            crawford=crawford,
-            post_crawford=post,
-        )
+        score = (self.score[0], self.score[1])
+        position = starting_position(variant, rules, self.length, score, self._crawford_status())
+        cube = position.cube
         doubles = 0
         while True:
             white, black = dice(self.game, Use.OPENING)
             if white != black:
                 break
             automatic = cube is not None and self.length == 0 and doubles < rules.auto_doubles
-            if automatic and cube is not None and 2 * cube.value <= rules.cube_limit:
+            if automatic and cube is not None and value_problem(2 * cube.value, rules) is None:
                 doubles += 1
                 cube = Cube(2 * cube.value)
         self._set_cube(CubeState(cube))
@@ -283,13 +269,11 @@ class Table:
 
     def _crawford_status(self) -> tuple[bool, bool]:
         """(this game is the Crawford game, it is post-Crawford) from the score (14.9)."""
-        if not self.length or not self.variant_class.has_cube or not self.rules.crawford:
-            return False, False
-        target = self.length - 1
-        if self.crawford_game is None and (self.score[0] == target) != (self.score[1] == target):
+        score, played = (self.score[0], self.score[1]), self.crawford_game is not None
+        status = crawford_status(self.variant_class, self.rules, self.length, score, played)
+        if status[0]:
             self.crawford_game = self.game
-            return True, False
-        return False, self.crawford_game is not None and target in self.score
+        return status
 
     def _settle(self, position: Position, dice: DiceSource) -> None:
         """Save ``position``; when the side to roll has no cube decision, roll at once."""

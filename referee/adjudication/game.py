@@ -124,11 +124,7 @@ class GameChecker:
     @property
     def stake(self) -> Stake:
         """What the game is worth now: while an offer is pending, the cube before it."""
-        cube = self.cube.standing
-        if cube is None:
-            return Stake()
-        jacoby = self.setting.match_length == 0 and self.options.jacoby and not self.cube.doubled
-        return Stake(cube.value, cube.owner, jacoby)
+        return self.cube.stake(self.setting.match_length == 0, self.options)
 
     # -- running --------------------------------------------------------------------------
 

@@ -26,11 +26,12 @@ from referee.errors import (
 )
 from referee.rules.board import Step
 from referee.rules.cube import MESSAGES, starting_cube_problem
+from referee.rules.match import crawford_status, starting_position
 from referee.rules.options import Judge, Options
-from referee.rules.position import Cube, Position
+from referee.rules.position import Position
 from referee.rules.scoring import Stake, Termination, unfinished
 from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant, find_variation
-from vocabulary import IssueCode, Phase, Side
+from vocabulary import IssueCode, Side
 
 _FLAG_VALUES = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 """The spellings real writers use for a flag tag's value (any case)."""
@@ -363,14 +364,11 @@ class _MatchChecker:
 
     def crawford_status(self, index: int, before: tuple[int, int]) -> tuple[bool, bool]:
         """(this is the Crawford game, this game is post-Crawford) from the scores."""
-        if not self.length or not self.variant.has_cube or not self.options.crawford:
-            return False, False
-        target = self.length - 1
-        one_away = (before[0] == target) != (before[1] == target)
-        if self.crawford_game is None and one_away:
+        played = self.crawford_game is not None
+        status = crawford_status(self.variant, self.options, self.length, before, played)
+        if status[0]:
             self.crawford_game = index
-            return True, False
-        return False, self.crawford_game is not None and target in before
+        return status
 
     def start_position(
         self,
@@ -380,18 +378,8 @@ class _MatchChecker:
         post: bool,
         issues: list[Issue],
     ) -> Position:
-        cube = Cube() if self.variant.has_cube and self.options.cube else None
-        position = Position(
-            self.variant,
-            self.variant.start_board(),
-            None,
-            Phase.ROLL,
-            cube=cube,
-            match_length=self.length,
-            score=before,
-            crawford=crawford,
-            post_crawford=post,
-        )
+        status = (crawford, post)
+        position = starting_position(self.variant, self.options, self.length, before, status)
         if game.start is None:
             return position
         try:
@@ -404,7 +392,7 @@ class _MatchChecker:
             return position
         # The game's first roll brings its own dice: the start is always "to roll".
         # Without the cube (option off, [CubeLimit "1"]) the cube field never counts.
-        start_cube = given.cube if cube is not None else None
+        start_cube = given.cube if position.cube is not None else None
         return replace(position, board=given.board, turn=given.turn, cube=start_cube)
 
     def mismatch(self, verdict: GameVerdict, before: tuple[int, int]) -> str | None:

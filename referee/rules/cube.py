@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from referee.rules.options import Options
 from referee.rules.position import Cube
+from referee.rules.scoring import Stake
 from vocabulary import Side
 
 
@@ -104,6 +105,15 @@ class CubeState:
     def standing(self) -> Cube | None:
         """The cube the game is played for now: while an offer is pending, the one before it."""
         return self.offer.standing if self.offer is not None else self.cube
+
+    def stake(self, money: bool, options: Options) -> Stake:
+        """What the game is worth now: the standing cube, and whether the Jacoby rule can
+        still apply (money play, the option on, no double offered yet; RULES.md 14.8)."""
+        cube = self.standing
+        if cube is None:
+            return Stake()
+        jacoby = money and options.jacoby and not self.doubled
+        return Stake(cube.value, cube.owner, jacoby)
 
     @property
     def shown(self) -> Cube | None:
