@@ -379,6 +379,16 @@ class Archive:
                 rows,
             )
 
+    def forget_derived(self, match_id: int, prefix: str, keep: int) -> None:
+        """Keep only the ``keep`` most recently kept results whose key starts ``prefix``."""
+        with _write_lock(self.db.conn) as conn:
+            conn.execute(
+                "DELETE FROM derived WHERE match_id = ? AND substr(key, 1, ?) = ? AND rowid NOT IN"
+                " (SELECT rowid FROM derived WHERE match_id = ? AND substr(key, 1, ?) = ?"
+                " ORDER BY rowid DESC LIMIT ?)",
+                (match_id, len(prefix), prefix, match_id, len(prefix), prefix, keep),
+            )
+
     def ready(self) -> None:
         """Read from the file (ArchiveBusyError when it cannot be read now)."""
         try:

@@ -6,7 +6,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -14,7 +14,7 @@ from notation.records.mat_writer import write_mat
 from referee import RULES_REVISION, __version__
 from referee.adjudication import ReplayStep, adjudicate
 from referee.archive import Archive, NewMatch, Rechecked, Stored
-from referee.budget import OFFLINE, WorkLimits
+from referee.budget import OFFLINE, WorkLimitError, WorkLimits
 from referee.errors import (
     ArchiveBusyError,
     InvalidNotationError,
@@ -205,16 +205,18 @@ def replay(
     if not 1 <= index <= games:
         raise NotFoundError(f"match {match_id} has no game {index}")
     key = f"replay/{index}"
-    actions = archive.derived(match_id, key, RULES_REVISION)
+    actions = _kept(archive, match_id, key)
     if actions is None:
+        _kept(archive, match_id, REPLAY_REFUSED)  # a refusal kept for this record: again
         row = stored_match(archive, match_id)
         limits = limits or WorkLimits()
         # Writing every position costs about as much again as checking: a record that was
         # checked within the deadline is replayed within twice that, once.
         replaying = replace(limits, seconds=2 * limits.seconds)
-        adjudication = adjudicate(
-            row["original"], _known_variant(row), "condone", row["options"], True, replaying
-        )
+        with _keeping_refusal(archive, match_id, REPLAY_REFUSED):
+            adjudication = adjudicate(
+                row["original"], _known_variant(row), "condone", row["options"], True, replaying
+            )
         replays = {
             f"replay/{number}": replay_actions(steps)
             for number, steps in enumerate(adjudication.replays, start=1)
@@ -238,13 +240,44 @@ def check_stored(
     row = stored_match(archive, match_id)
     merged = {**row["options"], **options}
     key = "check/" + json.dumps({"mode": mode, "options": merged}, sort_keys=True)
-    verdict = archive.derived(match_id, key, RULES_REVISION)
+    verdict = _kept(archive, match_id, key)
     if verdict is None:
         variant = _known_variant(row)
-        adjudication = adjudicate(row["original"], variant, mode, merged, limits=limits)
+        with _keeping_refusal(archive, match_id, key):
+            adjudication = adjudicate(row["original"], variant, mode, merged, limits=limits)
         verdict = adjudication.verdict.to_json()
         _keep(archive, match_id, {key: verdict})
+        archive.forget_derived(match_id, "check/", MAX_KEPT_CHECKS)
     return verdict  # type: ignore[no-any-return]
+
+
+REPLAY_REFUSED = "replay/refused"
+MAX_KEPT_CHECKS = 16
+"""Re-checks kept per stored match (the most recent): anonymous clients choose the options,
+so what they may make the archive keep is bounded."""
+
+
+def _kept(archive: Archive, match_id: int, key: str) -> Any:
+    """What was kept under ``key`` for this rules revision (None: nothing); a kept refusal
+    is raised again rather than redone."""
+    body = archive.derived(match_id, key, RULES_REVISION)
+    if isinstance(body, dict) and "refused" in body:
+        refusal = body["refused"]
+        raise WorkLimitError(refusal["message"], **refusal["extensions"])
+    return body
+
+
+@contextmanager
+def _keeping_refusal(archive: Archive, match_id: int, key: str) -> Iterator[None]:
+    """Keep a work-limit refusal under ``key``: the same record, revision and limits would
+    be refused again. Not a deadline: that one depends on the machine's load."""
+    try:
+        yield
+    except WorkLimitError as error:
+        if error.extensions.get("limit") != "seconds":
+            refusal = {"message": error.message, "extensions": error.extensions}
+            _keep(archive, match_id, {key: {"refused": refusal}})
+        raise
 
 
 def _known_variant(row: Mapping[str, Any]) -> str | None:

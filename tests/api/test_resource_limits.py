@@ -19,6 +19,7 @@ from referee import RULES_REVISION
 from referee.api import create_app
 from referee.api.limits import DEFAULT_RATES, Rate, parse_rates
 from referee.api.matches import MAX_IMPORT_ITEMS
+from referee.budget import WorkLimits
 from tests.api.test_matches_api import (
     BG_EXAMPLE,
     Env,
@@ -310,3 +311,29 @@ def test_readiness_says_no_when_the_archive_is_gone_and_nothing_recreates_it(
         Path(f"{database}{suffix}").unlink(missing_ok=True)
     assert_problem(client.get("/readyz"), 503, "not_ready")
     assert not database.exists()  # a request never creates an empty, unmigrated archive
+
+
+def test_a_refused_replay_is_refused_again_without_the_work(tmp_path: Path) -> None:
+    # The example's first game has more than 3 actions: storing (no limit on the command
+    # line's side here: the default limits) works, the replay under 3 actions a game is
+    # refused, and the refusal is kept: a junk record behind it is never read again.
+    env = make_env(tmp_path / "a.sqlite3")
+    match_id = env.stored(example(BG_EXAMPLE))
+    env.app.config["WORK_LIMITS"] = WorkLimits(actions_per_game=3)
+    path = f"/v1/matches/{match_id}/games/1/replay"
+    first = assert_problem(env.client.get(path), 413, "work_limit")
+    tamper(env, match_id)
+    again = assert_problem(env.client.get(path), 413, "work_limit")
+    assert (again["limit"], again["detail"]) == (first["limit"], first["detail"])
+
+
+def test_re_checks_kept_per_match_are_bounded(env: Env) -> None:
+    # Anonymous clients choose the options: the archive keeps the most recent 16 only.
+    match_id = env.stored(example(BG_EXAMPLE))
+    for exponent in range(1, 21):
+        options = {"cube_limit": 2**exponent}
+        response = env.client.post(f"/v1/matches/{match_id}/check", json={"options": options})
+        assert response.status_code == 200
+    checks = [key for key in kept_keys(env, match_id) if key.startswith("check/")]
+    assert len(checks) == referee.matches.MAX_KEPT_CHECKS == 16
+    assert any('"cube_limit": 1048576' in key for key in checks)  # the latest is kept
