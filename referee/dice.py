@@ -62,7 +62,10 @@ def verify_proof(proof: Mapping[str, Any], live_id: int) -> ProofProblem | None:
         return ProofProblem(None, "the server seed does not match the commitment")
     seeds = proof.get("client_seeds") or {}
     seed_w, seed_b = str(seeds.get("w") or ""), str(seeds.get("b") or "")
-    for expected_k, entry in enumerate(proof.get("throws") or [], start=1):
+    throws = proof.get("throws")
+    if not isinstance(throws, list) or not all(isinstance(entry, Mapping) for entry in throws):
+        return ProofProblem(None, "the throws are not a list of {k, dice, ...} objects")
+    for expected_k, entry in enumerate(throws, start=1):
         k = entry.get("k")
         if k != expected_k:
             return ProofProblem(expected_k, f"throw {expected_k} is missing (found k={k})")

@@ -21,10 +21,13 @@ _HTTP_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
+    409: "conflict",
+    411: "length_required",
     413: "payload_too_large",
     415: "unsupported_media_type",
     429: "rate_limited",
     500: "internal_error",
+    503: "service_unavailable",
 }
 
 

@@ -65,3 +65,9 @@ def test_a_seed_that_breaks_its_commitment_is_found() -> None:
 def test_another_match_id_gives_other_dice() -> None:
     problem = verify_proof(_proof(), 43)
     assert problem is not None and problem.k is not None
+
+
+def test_a_proof_whose_throws_are_not_objects_is_refused_not_a_crash() -> None:
+    proof = {**_proof(), "throws": [5, 2]}
+    problem = verify_proof(proof, 1)
+    assert problem is not None and problem.k is None
