@@ -44,18 +44,25 @@ def read_position(text: str) -> Position:
     impossible (every problem listed, like python-chess ``status()``)."""
     with notation_errors():
         data = parse_position(text)
-    return position_from_data(validated(data, text))
+    position = position_from_data(data)
+    _require_valid(data, position, text)
+    return position
 
 
 def validated(data: PositionData, text: str | None = None) -> PositionData:
     """``data``, or InvalidPositionError listing every problem it has, those of any position
     and those its variant forbids (with the column of the field at fault when the
     position's ``text`` is known)."""
-    variant = find_variant(data.variant)
-    board = position_from_data(data).board
-    problems = validate_position(data) + variant.position_problems(board, data.cube is not None)
+    _require_valid(data, position_from_data(data), text)
+    return data
+
+
+def _require_valid(data: PositionData, position: Position, text: str | None) -> None:
+    """InvalidPositionError unless ``data`` (read into ``position``) is a valid position."""
+    forbidden = position.variant.position_problems(position.board, data.cube is not None)
+    problems = validate_position(data) + forbidden
     if not problems:
-        return data
+        return
     listed: list[dict[str, object]] = []
     for problem in problems:
         entry: dict[str, object] = {"code": problem.code, "message": problem.message}
