@@ -64,6 +64,13 @@ class PositionData:
 
 
 _CELL = re.compile(r"(\d{1,2})([wb])")
+_CELL_VALUES: Final[dict[str, int]] = {
+    "": 0,
+    **{f"{count}w": count for count in range(1, CHECKERS + 1)},
+    **{f"{count}b": -count for count in range(1, CHECKERS + 1)},
+}
+"""The usual spellings of a cell, read without the regular expression (which also takes
+the rest: leading zeros, other digits)."""
 _PAIR = re.compile(r"w(\d{1,2})b(\d{1,2})")
 _CUBE = re.compile(r"(\d{1,5})([cwb])")
 _MATCH = re.compile(r"(\d{1,5}):(\d{1,5})-(\d{1,5})")
@@ -81,6 +88,7 @@ def parse_position(text: str) -> PositionData:
     variant = reader.variant()
     turn, phase, dice, resign = reader.turn_and_state()
     has_cube = variant == VariantId.BACKGAMMON
+    match_length, score = reader.match()
     return PositionData(
         variant=variant,
         cells=reader.cells(),
@@ -91,8 +99,8 @@ def parse_position(text: str) -> PositionData:
         dice=dice,
         resign=resign,
         cube=reader.cube(default=CubeField(1, CubeOwner.CENTRE) if has_cube else None),
-        match_length=reader.match()[0],
-        score=reader.match()[1],
+        match_length=match_length,
+        score=score,
         flags=reader.flags(),
     )
 
@@ -125,8 +133,9 @@ class _FieldReader:
             raise self.error(1, "24 comma-separated cells")
         cells = []
         for part in parts:
-            if not part:
-                cells.append(0)
+            known = _CELL_VALUES.get(part)
+            if known is not None:
+                cells.append(known)
                 continue
             match = _CELL.fullmatch(part)
             if match is None or not 1 <= int(match[1]) <= CHECKERS:
@@ -237,10 +246,9 @@ def validate_position(position: PositionData) -> list[PositionProblem]:
     def problem(code: str, message: str, field: str | None = None) -> None:
         problems.append(PositionProblem(code, message, field))
 
-    for index, (side, name) in enumerate((("w", "White"), ("b", "Black"))):
-        on_board = sum(
-            abs(count) for count in position.cells if (count > 0) == (side == "w") and count
-        )
+    white = sum(count for count in position.cells if count > 0)
+    black = -sum(count for count in position.cells if count < 0)
+    for index, (name, on_board) in enumerate((("White", white), ("Black", black))):
         total = on_board + position.bar[index] + position.off[index]
         if total != CHECKERS:
             problem(

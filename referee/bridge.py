@@ -74,14 +74,14 @@ def _require_valid(data: PositionData, position: Position, text: str | None) -> 
 
 def position_from_data(data: PositionData) -> Position:
     variant = find_variant(data.variant)
+    opposite = variant.opposite_table()
     white = [0] * 26
     black = [0] * 26
-    for index, count in enumerate(data.cells):
-        point = index + 1
+    for point, count in enumerate(data.cells, start=1):
         if count > 0:
             white[point] = count
         elif count < 0:
-            black[variant.opposite(point)] = -count
+            black[opposite[point]] = -count
     white[BAR], black[BAR] = data.bar
     white[OFF], black[OFF] = data.off
     cube = None if data.cube is None else Cube(data.cube.value, data.cube.owner.side)
@@ -120,9 +120,8 @@ def board_from_snowie(variant: type[Variant], snowie: SnowieBoard, mover: Side) 
 
 def cells_of(variant: type[Variant], board: Board) -> tuple[int, ...]:
     """Points 1..24 in White's numbering: +n White checkers, -n Black."""
-    return tuple(
-        board.white[point] - board.black[variant.opposite(point)] for point in range(1, 25)
-    )
+    white, black, opposite = board.white, board.black, variant.opposite_table()
+    return tuple(white[point] - black[opposite[point]] for point in range(1, 25))
 
 
 @lru_cache(maxsize=4)
