@@ -72,6 +72,7 @@ _CELL_VALUES: Final[dict[str, int]] = {
 """The usual spellings of a cell, read without the regular expression (which also takes
 the rest: leading zeros, other digits)."""
 _PAIR = re.compile(r"w(\d{1,2})b(\d{1,2})")
+_DICE = re.compile(r"[1-6][1-6]")
 _CUBE = re.compile(r"(\d{1,5})([cwb])")
 _MATCH = re.compile(r"(\d{1,5}):(\d{1,5})-(\d{1,5})")
 
@@ -165,7 +166,7 @@ class _FieldReader:
             phase = Phase.END
         elif state in ("r1", "r2", "r3"):
             phase, resign = Phase.RESIGN, int(state[1])
-        elif re.fullmatch(r"[1-6][1-6]", state):
+        elif _DICE.fullmatch(state):
             phase = Phase.MOVE
             dice = (max(int(state[0]), int(state[1])), min(int(state[0]), int(state[1])))
         else:
@@ -238,6 +239,9 @@ def field_column(text: str, field: str) -> int | None:
     return starts[index] if index < len(starts) else None
 
 
+_OWNED_CUBES_OF_ONE: Final = (CubeField(1, CubeOwner.WHITE), CubeField(1, CubeOwner.BLACK))
+
+
 def validate_position(position: PositionData) -> list[PositionProblem]:
     """Every way the parsed position is impossible whatever its variant (empty when it is
     valid); what one variant forbids, the variant class says."""
@@ -264,9 +268,7 @@ def validate_position(position: PositionData) -> list[PositionProblem]:
         problem("cube_value", f"cube value {position.cube.value} is not a power of two", "cube")
     if position.cube is not None and position.cube.value == 0:
         problem("cube_value", "cube value 0 is not a power of two", "cube")
-    if position.cube == CubeField(1, CubeOwner.WHITE) or position.cube == CubeField(
-        1, CubeOwner.BLACK
-    ):
+    if position.cube in _OWNED_CUBES_OF_ONE:
         problem("cube_owner", "a cube of 1 has no owner: it is centred, 1c", "cube")
     if position.turn is None and position.phase not in (Phase.ROLL, Phase.END):
         problem("turn_state", f"state {_format_state(position)} needs w or b in the turn field")

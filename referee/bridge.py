@@ -4,8 +4,7 @@ XGIDs to positions and back, a play's steps to written moves and text."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from functools import lru_cache
 
 from notation.errors import NotationError
@@ -28,15 +27,28 @@ from referee.rules.variants import Variant, find_variant
 from vocabulary import BAR, CHECKERS, OFF, CubeOwner, Move, Phase, Side
 
 
-@contextmanager
-def notation_errors() -> Iterator[None]:
+class _NotationErrors:
     """The one place where the notation's NotationError becomes the referee's
-    InvalidNotationError (keeping the column where the notation knows it)."""
-    try:
-        yield
-    except NotationError as error:
-        column = {} if error.column is None else {"column": error.column}
-        raise InvalidNotationError(error.message, **column) from None
+    InvalidNotationError (keeping the column where the notation knows it). A class, not a
+    ``contextmanager`` generator: every request reads its position through it."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: object
+    ) -> None:
+        if isinstance(error, NotationError):
+            column = {} if error.column is None else {"column": error.column}
+            raise InvalidNotationError(error.message, **column) from None
+
+
+def notation_errors() -> _NotationErrors:
+    """Use as ``with notation_errors():`` around notation calls."""
+    return _NOTATION_ERRORS
+
+
+_NOTATION_ERRORS = _NotationErrors()
 
 
 def read_position(text: str) -> Position:
