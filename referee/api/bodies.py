@@ -4,8 +4,6 @@ as query parameters; with the size limits of NOTATION.md §4."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from flask import request
@@ -14,6 +12,7 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMe
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
+from referee.api.loading import loaded
 from referee.errors import InvalidEncodingError
 
 READABLE_CHARSETS = frozenset({"utf-8", "utf8", "us-ascii", "ascii"})
@@ -35,19 +34,6 @@ def check_body() -> None:
             raise BadRequest(
                 f"the body has {received} of its {request.content_length} bytes (Content-Length)"
             )
-
-
-def loaded(schema: type[Schema], data: Mapping[str, Any]) -> dict[str, Any]:
-    """``data`` loaded (validated) by ``schema``: ValidationError (422) when it does not fit."""
-    result: dict[str, Any] = _instance(schema).load(data)
-    return result
-
-
-@cache
-def _instance(schema: type[Schema]) -> Schema:
-    """One instance per schema, made once: making one copies every field, which costs more
-    than loading a body with it, and loading keeps no state in the instance."""
-    return schema()
 
 
 def json_object(schema: type[Schema], max_bytes: int | None = None) -> dict[str, Any]:

@@ -17,11 +17,11 @@ from referee.api.bodies import (
     has_body,
     json_body,
     json_object,
-    loaded,
     record_body,
     record_text,
 )
 from referee.api.limits import check_slot, rate_limited, work_limits
+from referee.api.loading import loaded
 from referee.api.problems import problem_body
 from referee.api.schemas import (
     MatchDetailQuery,
