@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, cast
 
 from notation.errors import NotationError
 from vocabulary import CHECKERS, CubeOwner, Phase, PositionProblem, VariantId
@@ -72,8 +72,23 @@ _CELL_VALUES: Final[dict[str, int]] = {
 """The usual spellings of a cell, read without the regular expression (which also takes
 the rest: leading zeros, other digits)."""
 _PAIR = re.compile(r"w(\d{1,2})b(\d{1,2})")
-_DICE = re.compile(r"[1-6][1-6]")
+_STATES: Final[dict[str, tuple[Phase, tuple[int, int] | None, int]]] = {
+    "-": (Phase.ROLL, None, 0),
+    "d": (Phase.DOUBLED, None, 0),
+    "end": (Phase.END, None, 0),
+    **{f"r{level}": (Phase.RESIGN, None, level) for level in (1, 2, 3)},
+    **{
+        f"{first}{second}": (Phase.MOVE, (max(first, second), min(first, second)), 0)
+        for first in range(1, 7)
+        for second in range(1, 7)
+    },
+}
+"""Every state field (lower case): its phase, the dice (larger first) and the resign level."""
 _CUBE = re.compile(r"(\d{1,5})([cwb])")
+_USUAL_CUBES: Final[dict[str, CubeField]] = {
+    f"{2**power}{owner}": CubeField(2**power, owner) for power in range(7) for owner in CubeOwner
+}
+"""The cube fields of cubes up to 64, read without the regular expression."""
 _MATCH = re.compile(r"(\d{1,5}):(\d{1,5})-(\d{1,5})")
 
 
@@ -132,9 +147,11 @@ class _FieldReader:
         parts = self.fields[1].lower().split(",")
         if len(parts) != 24:
             raise self.error(1, "24 comma-separated cells")
+        usual = tuple(map(_CELL_VALUES.get, parts))
+        if None not in usual:
+            return cast(tuple[int, ...], usual)
         cells = []
-        for part in parts:
-            known = _CELL_VALUES.get(part)
+        for part, known in zip(parts, usual, strict=True):
             if known is not None:
                 cells.append(known)
                 continue
@@ -155,22 +172,10 @@ class _FieldReader:
         turn = self.fields[4].lower()
         if turn not in ("w", "b", "-"):
             raise self.error(4, "w, b or -")
-        state = self.fields[5].lower()
-        dice = None
-        resign = 0
-        if state == "-":
-            phase = Phase.ROLL
-        elif state == "d":
-            phase = Phase.DOUBLED
-        elif state == "end":
-            phase = Phase.END
-        elif state in ("r1", "r2", "r3"):
-            phase, resign = Phase.RESIGN, int(state[1])
-        elif _DICE.fullmatch(state):
-            phase = Phase.MOVE
-            dice = (max(int(state[0]), int(state[1])), min(int(state[0]), int(state[1])))
-        else:
+        state = _STATES.get(self.fields[5].lower())
+        if state is None:
             raise self.error(5, "-, two dice like 52, d, r1, r2, r3 or end")
+        phase, dice, resign = state
         return (None if turn == "-" else turn), phase, dice, resign
 
     def cube(self, default: CubeField | None) -> CubeField | None:
@@ -179,6 +184,9 @@ class _FieldReader:
         value = self.fields[6].lower()
         if value == "-":
             return None
+        usual = _USUAL_CUBES.get(value)
+        if usual is not None:
+            return usual
         match = _CUBE.fullmatch(value)
         if match is None:
             raise self.error(6, "-, or a value and owner like 1c, 2w, 4b")

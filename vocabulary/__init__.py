@@ -35,6 +35,10 @@ class Side(StrEnum):
         return Side.BLACK if self is Side.WHITE else Side.WHITE
 
 
+SIDES: Final = (Side.WHITE, Side.BLACK)
+"""Both sides, White first (a tuple: iterating the enum class costs more, per turn)."""
+
+
 class CubeOwner(StrEnum):
     """Who owns the cube, as the position string writes it: ``c`` is centred."""
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from referee.rules.board import Board
 from referee.rules.variants import Variant
-from vocabulary import CHECKERS, Phase, Side
+from vocabulary import CHECKERS, SIDES, Phase, Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ class Position:
     @property
     def finished_side(self) -> Side | None:
         """A side that has borne off all its checkers, if any."""
-        for side in Side:
+        for side in SIDES:
             if self.board.borne_off(side) == CHECKERS:
                 return side
         return None
@@ -49,7 +49,7 @@ class Position:
         (whether he really gets the extra turn depends on who started: the record knows).
         """
         assert self.turn is not None
-        finished = [side for side in Side if board.borne_off(side) == CHECKERS]
+        finished = [side for side in SIDES if board.borne_off(side) == CHECKERS]
         if finished and not (draw_rule and len(finished) == 1 and finished[0] is self.turn):
             return self.moved_on(board, None, Phase.END)
         return self.moved_on(board, self.turn.other, Phase.ROLL)

@@ -92,6 +92,19 @@ def test_a_cell_is_its_count_whatever_the_spelling_and_counts_stay_1_to_15() -> 
             parse_position(BG_START.replace("2b,", cell + ",", 1))
 
 
+@pytest.mark.parametrize(
+    ("field", "cube"),
+    [
+        ("1c", CubeField(1, CubeOwner.CENTRE)),
+        ("64B", CubeField(64, CubeOwner.BLACK)),
+        ("128w", CubeField(128, CubeOwner.WHITE)),
+        ("3c", CubeField(3, CubeOwner.CENTRE)),  # read as written; validation refuses it
+    ],
+)
+def test_a_cube_field_is_its_value_and_owner(field: str, cube: CubeField) -> None:
+    assert parse_position(BG_START.replace(" 1c ", f" {field} ")).cube == cube
+
+
 def codes(text: str) -> set[str]:
     return {problem.code for problem in validate_position(parse_position(text))}
 
