@@ -4,7 +4,9 @@ For ``GET /healthz``, ``POST /v1/plays/check`` and ``POST /v1/records/check`` (t
 corpus match ``galaxy_match11696104_7pt.mat``), in one run:
 
 1. saturation: closed loop, ``CLIENTS`` keep-alive connections for ``SECONDS`` s each:
-   requests/s, p50 and p99 latency;
+   requests/s, p50 and p99 latency, the best of ``ROUNDS`` runs (each run opens its own
+   connections, and gunicorn often hands all of them to one worker, which halves the rate:
+   the best run is one where both workers served);
 2. half load: open loop at 50 % of that endpoint's saturation rate: p50 and p99.
 
 The load generator is Python (one process per connection) and shares the two cores with
@@ -31,6 +33,7 @@ from tests.server import Server, start, stop
 
 CLIENTS = 4
 SECONDS = 8.0
+ROUNDS = 3
 WORKERS = 2
 
 
@@ -103,6 +106,10 @@ def measure(port: int, endpoint: Endpoint, rate: float | None = None) -> Figures
     return Figures(len(latencies) / SECONDS, statistics.median(latencies) * 1e3, p99 * 1e3)
 
 
+def rate_of(figures: Figures) -> float:
+    return figures.rate
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         # The rate limits of anonymous clients would measure themselves: off here.
@@ -113,13 +120,16 @@ def main() -> None:
             results = []
             for endpoint in endpoints():
                 measure(port, endpoint)  # warm-up: imports, caches, first connections
-                full = measure(port, endpoint)
+                full = max((measure(port, endpoint) for _ in range(ROUNDS)), key=rate_of)
                 half = measure(port, endpoint, rate=full.rate / 2)
                 results.append((endpoint, full, half))
         finally:
             stop(server)
     health = results[0][1].rate
-    print(f"gunicorn {WORKERS} workers, {CLIENTS} Python clients, {SECONDS:.0f} s per run")
+    print(
+        f"gunicorn {WORKERS} workers, {CLIENTS} Python clients, {SECONDS:.0f} s per run,"
+        f" saturation the best of {ROUNDS} runs"
+    )
     print(f"{'endpoint':42} {'req/s':>8} {'vs healthz':>10} {'p50 ms':>8} {'p99 ms':>8}"
           f" {'@50% p50':>9} {'@50% p99':>9}")  # fmt: skip
     for endpoint, full, half in results:
