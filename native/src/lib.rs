@@ -1,4 +1,4 @@
-//! The native core of nardy-referee: the board, the three variants, legal-play enumeration
+//! The native core of nardy-referee: the board, the three variants, legal-play enumeration,
 //! play judging and the record fast path (reading a `.mat` text, checking its games),
 //! step for step the same as the Python engine (`referee/rules`), which
 //! stays the reference and the fallback.
@@ -22,3 +22,5 @@ pub use error::Error;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_record;

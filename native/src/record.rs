@@ -446,20 +446,21 @@ fn score_number(text: &str) -> Option<(u32, usize)> {
     Some((text[spaces..end].parse().ok()?, used))
 }
 
-/// A player's name without GridGammon's `,rating` (`,\s*[\d.]+$`), stripped.
+/// A player's name, stripped, without GridGammon's `,rating` (`,\s*[\d.]+$`).
 fn player_name(text: &str) -> String {
-    let without_rating = match text.rfind(',') {
+    let name = text.trim_matches(py_space);
+    let without_rating = match name.rfind(',') {
         Some(comma) => {
-            let after = text[comma + 1..].trim_start_matches(py_space);
+            let after = name[comma + 1..].trim_start_matches(py_space);
             let rating =
                 !after.is_empty() && after.bytes().all(|b| b.is_ascii_digit() || b == b'.');
             if rating {
-                &text[..comma]
+                &name[..comma]
             } else {
-                text
+                name
             }
         }
-        None => text,
+        None => name,
     };
     without_rating.trim_matches(py_space).to_owned()
 }

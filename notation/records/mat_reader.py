@@ -185,7 +185,7 @@ class _Reader:
         second = _SCORE.fullmatch(rest.rstrip() + " ")
         if not colon or second is None:
             return False
-        names = (_RATING.sub("", name).strip() for name in (left, right))
+        names = (_RATING.sub("", name.strip()).strip() for name in (left, right))
         game.players = (next(names), next(names))
         game.score = (int(first[1]), int(second[1]))
         return True

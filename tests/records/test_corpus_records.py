@@ -77,3 +77,11 @@ def test_the_known_oddities_are_named() -> None:
     assert "capped at the points needed" in reasons["galaxy_match1004950_5pt"][0]
     assert "Wins 100 is not a game value" in reasons["gridgammon_amirrr-nori_2009-02-15_5pt"][0]
     assert "Wins 4016 is not a game value" in reasons["studio_mrpurple-lasse_3pt_2024-05-11"][0]
+
+
+def test_gridgammon_ratings_are_not_part_of_the_names() -> None:
+    # " 1989,1529 : 0                    nori,1723 : 0": GridGammon writes each player's
+    # rating after a comma (gnubg's import.c strips it); the blank before the colon is
+    # layout, not part of the rating.
+    text = (require(MAT) / "gridgammon_1989-nori_2009-01-17_3pt.mat").read_text()
+    assert adjudicate(text).verdict.match.players == ("1989", "nori")
