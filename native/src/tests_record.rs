@@ -1,11 +1,12 @@
 //! Unit tests of the record fast path: the reader, the play texts and the game checker, on
 //! records written by hand (expected values worked out from FORMATS.md and RULES.md).
 
-use crate::board::{Layout, CHECKERS, OFF};
+use crate::board::Layout;
 use crate::judge::WrittenMove;
 use crate::record::{read_record, Action, Declined, ReadLimits, RecordText, Side};
 use crate::record_game::{check_game, Cube, Ending, GameStart, MatchRules};
 use crate::record_play::{parse_play, WrittenPlay};
+use crate::tests::layout;
 use crate::variants::{JudgeMode, PlayOptions, Variant};
 
 const LIMITS: ReadLimits = ReadLimits {
@@ -201,15 +202,6 @@ fn play_texts_are_read_as_notation_reads_them() {
     ] {
         assert_eq!(parse_play(unread), None, "{unread}");
     }
-}
-
-fn layout(points: &[(usize, u8)]) -> Layout {
-    let mut cells = [0; 26];
-    for &(point, count) in points {
-        cells[point] += count;
-    }
-    cells[OFF] = CHECKERS - cells[1..].iter().sum::<u8>();
-    cells
 }
 
 fn backgammon_start() -> Layout {
