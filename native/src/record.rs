@@ -134,15 +134,21 @@ fn ascii_space(byte: u8) -> bool {
 
 /// Characters that break lines for Python's `splitlines` besides CR and LF, and letters
 /// that Python's case-insensitive patterns match to ASCII letters.
-const UNICODE_TRAPS: [char; 11] = [
+const UNICODE_TRAPS: [char; 12] = [
     '\u{0b}', '\u{0c}', '\u{1c}', '\u{1d}', '\u{1e}', '\u{85}', '\u{2028}', '\u{2029}', '\u{17f}',
-    '\u{212a}', '\u{130}',
+    '\u{212a}', '\u{130}', '\u{131}',
 ];
 
 fn unicode_trap(c: char) -> bool {
-    UNICODE_TRAPS.contains(&c)
-        || c == '\u{131}'
-        || (!c.is_ascii() && (py_space(c) || c.is_numeric()))
+    UNICODE_TRAPS.contains(&c) || (!c.is_ascii() && (py_space(c) || c.is_numeric()))
+}
+
+/// Whether `text` holds a `unicode_trap` (ASCII text is scanned a byte at a time).
+fn has_unicode_trap(text: &str) -> bool {
+    if text.is_ascii() {
+        return text.bytes().any(|b| matches!(b, 0x0b | 0x0c | 0x1c..=0x1e));
+    }
+    text.chars().any(unicode_trap)
 }
 
 /// The lines of `text` as Python's `splitlines` gives them (only CR, LF and CRLF break
@@ -168,7 +174,7 @@ fn lines(text: &str) -> impl Iterator<Item = &str> {
 /// Read a whole record, or say why Python must.
 pub fn read_record(text: &str, limits: ReadLimits) -> Result<RecordText, Declined> {
     let text = text.trim_start_matches('\u{feff}');
-    if text.chars().any(unicode_trap) {
+    if has_unicode_trap(text) {
         return Err(Declined::Unicode);
     }
     let mut reader = Reader {
@@ -204,7 +210,7 @@ impl Reader {
         if stripped.is_empty() {
             return Ok(());
         }
-        if line.chars().count() > MAX_LINE {
+        if line.len() > MAX_LINE && line.chars().count() > MAX_LINE {
             return Err(Declined::LongLine);
         }
         if stripped.starts_with([';', '#']) {
@@ -480,7 +486,10 @@ fn body_start(line: &[u8]) -> usize {
 fn row(game: &mut GameText, number: u32, line: &str) -> Result<(), Declined> {
     let bytes = line.as_bytes();
     let body = body_start(bytes);
-    if line.to_ascii_lowercase()[body..].contains("illegal") {
+    if bytes[body..]
+        .windows(7)
+        .any(|word| word.eq_ignore_ascii_case(b"illegal"))
+    {
         return Err(Declined::Edit);
     }
     let starts = cell_starts(bytes, body);

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
 
 from notation.records.mat_reader import read_mat
 from notation.records.model import ActionKind, GameText
-from referee.adjudication import GameVerdict, adjudicate
+from referee.adjudication import GameVerdict, adjudicate, check_record
 from tests.corpus import MAT, require
 
 FILES = sorted(MAT.glob("*.mat")) if MAT.exists() else []
@@ -85,3 +86,21 @@ def test_gridgammon_ratings_are_not_part_of_the_names() -> None:
     # layout, not part of the rating.
     text = (require(MAT) / "gridgammon_1989-nori_2009-01-17_3pt.mat").read_text()
     assert adjudicate(text).verdict.match.players == ("1989", "nori")
+
+
+def test_checking_a_record_leaves_no_reference_cycles() -> None:
+    # Garbage in cycles waits for the cycle collector: a record's worth per check adds up
+    # under load, so checking (both ways, and writing the canonical record) frees all it
+    # makes by reference counting alone.
+    text = (require(MAT) / "galaxy_match11696104_7pt.mat").read_text()
+    adjudicate(text)  # caches filled once
+    gc.collect()
+    gc.disable()
+    try:
+        adjudication = adjudicate(text)
+        assert adjudication.canonical.games
+        assert check_record(text).valid
+        del adjudication
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
