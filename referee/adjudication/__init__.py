@@ -5,6 +5,7 @@ from referee.adjudication.match import (
     Adjudication,
     adjudicate,
     adjudicate_record,
+    check_and_write,
     check_record,
     read_record,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "Verdict",
     "adjudicate",
     "adjudicate_record",
+    "check_and_write",
     "check_record",
     "read_record",
 ]

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from notation.records.model import GameText
-from referee.adjudication import GameVerdict, check_record
+from referee.adjudication import GameVerdict, check_and_write, check_record
 from referee.adjudication.match import _MatchChecker
 from referee.adjudication.native_record import read_natively
 from referee.budget import WorkLimits
@@ -64,9 +64,12 @@ def checked_by_python(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def answer(text: str) -> str:
-    """The verdict JSON of ``check_record``, or the refusal's code."""
+    """The verdict JSON of ``check_record``, then that of ``check_and_write`` with its
+    canonical record; or the refusal's code."""
     try:
-        return json.dumps(check_record(text).to_json())
+        written = check_and_write(text)
+        verdicts = [check_record(text).to_json(), written.verdict.to_json()]
+        return json.dumps(verdicts) + written.canonical
     except RefereeError as error:
         return f"refused: {error.code}"
 
