@@ -219,10 +219,9 @@ impl Turn {
         let timing = rules.block.map(|block| block.timing);
         let hitting = rules.variant.hitting();
         let opposite = rules.variant.opposite_table();
-        let (mut cells, mut occupied, mut blocked, mut blots) = (0, 0, 0, 0);
-        for (cell, &count) in mine.iter().enumerate() {
-            cells |= Key::from(count) << (4 * cell);
-            if cell != OFF && count > 0 {
+        let (mut occupied, mut blocked, mut blots) = (0, 0, 0);
+        for (cell, &count) in mine.iter().enumerate().skip(1) {
+            if count > 0 {
                 occupied |= 1 << cell;
             }
         }
@@ -236,7 +235,7 @@ impl Turn {
         Turn {
             me: *mine,
             theirs: *theirs,
-            cells,
+            cells: cells_of(mine),
             occupied,
             blocked,
             blots,
@@ -327,7 +326,11 @@ impl Turn {
 
     /// The opponent's layout after this turn's hits.
     fn theirs_now(&self) -> Layout {
-        theirs_after(&self.theirs, &self.opposite, self.hits)
+        layout_of(theirs_after(
+            cells_of(&self.theirs),
+            &self.opposite,
+            self.hits,
+        ))
     }
 
     // -- the block rule -----------------------------------------------------------------
@@ -493,14 +496,12 @@ fn highest_first(mut points: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The opponent's `theirs` after the blots on the mover's points `hits` went to the bar.
-fn theirs_after(theirs: &Layout, opposite: &[usize; 25], hits: u32) -> Layout {
-    let mut after = *theirs;
-    for point in highest_first(hits) {
-        after[opposite[point]] -= 1;
-        after[BAR] += 1;
-    }
-    after
+/// The cells of the opponent's layout `theirs` after the blots on the mover's points `hits`
+/// went to the bar.
+fn theirs_after(theirs: Key, opposite: &[usize; 25], hits: u32) -> Key {
+    highest_first(hits).fold(theirs, |after, point| {
+        after + unit(BAR) - unit(opposite[point])
+    })
 }
 
 fn search(
@@ -522,10 +523,11 @@ fn search(
 }
 
 /// The legal plays of one turn as the search keeps them: each play's steps and the key of
-/// its board, from which `iter` writes out both layouts.
+/// its board, from which both layouts are written out.
 pub struct LegalPlays {
     plays: Vec<(Key, Steps)>,
-    theirs: Layout,
+    /// The opponent's layout at the start of the turn, as the cells of a key.
+    theirs: Key,
     opposite: [usize; 25],
 }
 
@@ -540,22 +542,75 @@ impl LegalPlays {
         self.plays.is_empty()
     }
 
-    /// How many steps all the plays have together.
-    pub fn steps(&self) -> usize {
-        self.plays
-            .iter()
-            .map(|(_, steps)| usize::from(steps.len))
-            .sum()
+    /// Each play's steps and the cells of the mover's and the opponent's layouts after it.
+    fn boards(&self) -> impl Iterator<Item = (&[Step], Key, Key)> + '_ {
+        self.plays.iter().map(|(key, steps)| {
+            let hits = ((key >> HIT_SHIFT) as u32) << 1;
+            let theirs = theirs_after(self.theirs, &self.opposite, hits);
+            (steps.as_slice(), *key, theirs)
+        })
     }
 
     /// Each play's steps, the mover's layout after it and the opponent's, in order.
     pub fn iter(&self) -> impl Iterator<Item = (&[Step], Layout, Layout)> + '_ {
-        self.plays.iter().map(|(key, steps)| {
-            let mine = std::array::from_fn(|cell| (key >> (4 * cell)) as u8 & 0xf);
-            let hits = ((key >> HIT_SHIFT) as u32) << 1;
-            let theirs = theirs_after(&self.theirs, &self.opposite, hits);
-            (steps.as_slice(), mine, theirs)
-        })
+        self.boards()
+            .map(|(steps, mine, theirs)| (steps, layout_of(mine), layout_of(theirs)))
+    }
+
+    /// The size of `write_packed`'s bytes.
+    pub fn packed_len(&self) -> usize {
+        let steps: usize = self.plays.iter().map(|(_, s)| usize::from(s.len)).sum();
+        self.plays.len() * (1 + 2 * CELLS) + 4 * steps
+    }
+
+    /// Every play, one after another into `out` (`packed_len` bytes; for callers across a
+    /// language boundary): the number of steps, four bytes a step (from, to, die, hit),
+    /// then the mover's 26 counts and the opponent's.
+    pub fn write_packed(&self, out: &mut [u8]) {
+        let mut at = 0;
+        for (steps, mine, theirs) in self.boards() {
+            out[at] = steps.len() as u8;
+            at += 1;
+            for step in steps {
+                out[at..at + 4].copy_from_slice(&[
+                    step.from,
+                    step.to,
+                    step.die,
+                    u8::from(step.hit),
+                ]);
+                at += 4;
+            }
+            put_layout(mine, &mut out[at..at + CELLS]);
+            put_layout(theirs, &mut out[at + CELLS..at + 2 * CELLS]);
+            at += 2 * CELLS;
+        }
+    }
+}
+
+/// A layout as the cells of a key.
+fn cells_of(layout: &Layout) -> Key {
+    layout
+        .iter()
+        .rev()
+        .fold(0, |cells, &count| cells << 4 | Key::from(count))
+}
+
+/// The layout whose cells are those of `key`.
+fn layout_of(key: Key) -> Layout {
+    let mut layout = [0; CELLS];
+    put_layout(key, &mut layout);
+    layout
+}
+
+/// Write the 26 cells of `key` as bytes into `out` (26 bytes): eight at a time, each run
+/// of eight four-bit counts spread to eight bytes by three shift-and-mask steps.
+fn put_layout(key: Key, out: &mut [u8]) {
+    for (run, bytes) in out.chunks_mut(8).enumerate() {
+        let mut spread = u64::from((key >> (32 * run)) as u32);
+        spread = (spread | spread << 16) & 0x0000_ffff_0000_ffff;
+        spread = (spread | spread << 8) & 0x00ff_00ff_00ff_00ff;
+        spread = (spread | spread << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+        bytes.copy_from_slice(&spread.to_le_bytes()[..bytes.len()]);
     }
 }
 
@@ -592,7 +647,7 @@ pub fn legal(rules: &TurnRules, mine: &Layout, theirs: &Layout, dice: Dice) -> L
     }
     LegalPlays {
         plays,
-        theirs: *theirs,
+        theirs: cells_of(theirs),
         opposite: turn.opposite,
     }
 }

@@ -129,21 +129,8 @@ fn legal_plays<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let (rules, mine, theirs, dice) = turn(&rules, mine, theirs, dice)?;
     let legal = movegen::legal(&rules, &mine, &theirs, dice);
-    let size = legal.len() * (1 + 2 * CELLS) + 4 * legal.steps();
-    PyBytes::new_bound_with(py, size, |packed| {
-        let mut at = 0;
-        let mut put = |bytes: &[u8]| {
-            packed[at..at + bytes.len()].copy_from_slice(bytes);
-            at += bytes.len();
-        };
-        for (steps, mine, theirs) in legal.iter() {
-            put(&[steps.len() as u8]);
-            for step in steps {
-                put(&[step.from, step.to, step.die, u8::from(step.hit)]);
-            }
-            put(&mine);
-            put(&theirs);
-        }
+    PyBytes::new_bound_with(py, legal.packed_len(), |packed| {
+        legal.write_packed(packed);
         Ok(())
     })
 }
