@@ -6,6 +6,11 @@ turns/s for replaying the 2,000 OpenSpiel games, and, where ``gnubg_nn`` is inst
 ``moves`` on the same positions and the ratio. "packed" is the native module called
 directly (plays as packed bytes, as gnubg_nn answers with position ids); the engines'
 figures include building the Python ``Play`` objects every caller gets.
+
+Same work: gnubg_nn's ``moves`` also keeps only maximal plays, one per distinct resulting
+board; the script checks that both find the same number of plays over the positions.
+Plain ``moves`` answers each board's key only; ``verbose=1`` adds its steps, which is the
+information our packed plays carry.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from types import ModuleType
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.rules import engine
-from referee.rules.board import Board
+from referee.rules.board import Board, Play
 from referee.rules.judge import PlayJudge
 from referee.rules.movegen import legal_plays
 from referee.rules.options import Options
@@ -84,19 +89,33 @@ def main() -> None:
         print("gnubg_nn not installed: no comparison")
         return
     boards = [gnubg_nn.boardfromid(r["gnubg_position_id"]) for r in records]
-    dice_list = [r["dice"] for r in records]
-
-    def gnubg_all() -> None:
-        for board, (first, second) in zip(boards, dice_list, strict=True):
-            gnubg_nn.moves(board, first, second)
-
-    theirs = best_rate(len(boards), gnubg_all)
-    print(f"gnubg_nn.moves: {theirs:,.0f} positions/s")
+    pairs = list(zip(boards, (r["dice"] for r in records), strict=True))
+    theirs = best_rate(len(pairs), lambda: [gnubg_nn.moves(board, *dice) for board, dice in pairs])
+    print(f"gnubg_nn.moves: {theirs:,.0f} positions/s (each board's key)")
+    with_steps = best_rate(
+        len(pairs), lambda: [gnubg_nn.moves(board, *dice, 1) for board, dice in pairs]
+    )
+    print(f"gnubg_nn.moves(verbose=1): {with_steps:,.0f} positions/s (key and steps)")
+    ours_found = sum(
+        play_count(legal_plays(Backgammon.turn_rules(*i, OPTIONS), *i)) for i in inputs
+    )
+    theirs_found = sum(len(gnubg_nn.moves(board, *dice)) for board, dice in pairs)
+    assert ours_found == theirs_found, (ours_found, theirs_found)
+    print(f"same work: both find {ours_found:,} plays (distinct resulting boards)")
     if engine.native is not None:
         rates["native, packed"] = packed_rate(engine.native, inputs)
         print(f"[native, packed] enumeration: {rates['native, packed']:,.0f} positions/s")
     for name, ours in rates.items():
-        print(f"[{name}] ours / gnubg_nn = {ours / theirs:.3f}")
+        print(
+            f"[{name}] ours / gnubg_nn = {ours / theirs:.3f}"
+            f" ({ours / with_steps:.3f} against verbose=1)"
+        )
+
+
+def play_count(plays: list[Play]) -> int:
+    """How many plays ``legal_plays`` found (gnubg_nn answers nothing, not one empty play,
+    when no die can be played)."""
+    return len(plays) if plays[0].steps else 0
 
 
 def packed_rate(native: ModuleType, inputs: list[tuple[Board, Side, tuple[int, int]]]) -> float:
