@@ -15,7 +15,7 @@ from pathlib import Path
 from notation.errors import NotationError
 from notation.options import OptionValue, parse_rules_text
 from referee import __version__
-from referee.adjudication import Verdict, adjudicate
+from referee.adjudication import Verdict, check_record
 from referee.board_svg import board_svg
 from referee.bot import STRATEGIES, LiveApiError, LiveClient, play_match
 from referee.budget import OFFLINE
@@ -178,7 +178,7 @@ def _check(args: argparse.Namespace) -> int:
             print(f"\r[{number}/{len(files)}] {path.name[:50]:<50}", end="", file=sys.stderr)
         try:
             text = path.read_text(encoding="utf-8-sig")
-            verdict = adjudicate(text, args.variant, args.mode, args.rules, limits=OFFLINE).verdict
+            verdict = check_record(text, args.variant, args.mode, args.rules, limits=OFFLINE)
         except (OSError, UnicodeDecodeError) as error:
             print(f"nardy-referee: {path}: cannot read: {error}", file=sys.stderr)
             status = EXIT_BAD_INPUT

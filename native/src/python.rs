@@ -229,5 +229,6 @@ fn nardy_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(judge, module)?)?;
     module.add_function(wrap_pyfunction!(turn_facts, module)?)?;
     module.add_function(wrap_pyfunction!(play_text, module)?)?;
+    crate::python_record::register(module)?;
     Ok(())
 }

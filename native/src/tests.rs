@@ -7,7 +7,7 @@ use crate::notation::play_text;
 use crate::variants::{BlockRule, BlockTiming, JudgeMode, PlayOptions, TurnRules, Variant};
 
 /// A layout with the given (own point, count) pairs and the rest borne off.
-fn layout(points: &[(usize, u8)]) -> Layout {
+pub(crate) fn layout(points: &[(usize, u8)]) -> Layout {
     let mut cells = [0; 26];
     for &(point, count) in points {
         cells[point] += count;

@@ -1,7 +1,13 @@
 """Adjudication: from a record to a verdict that tournament directors can act on."""
 
 from referee.adjudication.game import Mode, ReplayStep
-from referee.adjudication.match import Adjudication, adjudicate, adjudicate_record, read_record
+from referee.adjudication.match import (
+    Adjudication,
+    adjudicate,
+    adjudicate_record,
+    check_record,
+    read_record,
+)
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
 
 __all__ = [
@@ -14,5 +20,6 @@ __all__ = [
     "Verdict",
     "adjudicate",
     "adjudicate_record",
+    "check_record",
     "read_record",
 ]

@@ -17,6 +17,7 @@ from referee.adjudication.game import (
     ReplayStep,
     canonical_actions,
 )
+from referee.adjudication.native_record import NativeGames, NativeRecord, read_natively
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
 from referee.bridge import notation_errors, read_position
 from referee.budget import Budget, WorkLimitError, WorkLimits
@@ -160,16 +161,51 @@ def adjudicate_record(
     replay: bool = False,
     budget: Budget | None = None,
 ) -> Adjudication:
+    verdict, checker = _judged(record, variant_name, mode, options, replay, budget or Budget())
+    if checker is None:  # a variation the referee cannot check: nothing was played
+        played = tuple(tuple((action, None) for action in game.actions) for game in record.games)
+        return Adjudication(verdict, record, played)
+    literal = checker.options.judge is Judge.SEQUENCE
+    return Adjudication(verdict, record, tuple(checker.played), tuple(checker.replays), literal)
+
+
+def check_record(
+    text: str,
+    variant: str | None = None,
+    mode: str = "strict",
+    options: Mapping[str, object] | None = None,
+    limits: WorkLimits | None = None,
+) -> Verdict:
+    """The verdict alone (``adjudicate(...).verdict``, the same to the byte): read and
+    checked by the native core where it can (``native_record``), by Python elsewhere."""
+    budget = Budget(limits)
+    native = read_natively(text, budget.limits)
+    if native is None:
+        return adjudicate(text, variant, mode, options, limits=budget.limits).verdict
+    return _judged(native.skeleton, variant, mode, options, False, budget, native)[0]
+
+
+def _judged(
+    record: MatchText,
+    variant_name: str | None,
+    mode: str,
+    options: Mapping[str, object] | None,
+    replay: bool,
+    budget: Budget,
+    native: NativeRecord | None = None,
+) -> tuple[Verdict, _MatchChecker | None]:
+    """The verdict and the match checker that reached it (None for a variation the referee
+    cannot check)."""
     variant = record_variant(record, variant_name)
     warnings = [
         Issue(finding.code, finding.message, line=finding.line, column=finding.column)
         for finding in record.findings
     ]
     if variant is None:
-        return _unchecked(record, Mode(mode), warnings)
+        return _unchecked(record, Mode(mode), warnings), None
     effective = variant.options_with(header_options(record, variant, warnings))
     effective = variant.options_with(options or {}, effective)
-    checker = _MatchChecker(record, variant, effective, Mode(mode), replay, budget or Budget())
+    checker = _MatchChecker(record, variant, effective, Mode(mode), replay, budget, native)
     games = checker.run()
     verdict = Verdict(
         variant=variant.id,
@@ -179,11 +215,10 @@ def adjudicate_record(
         games=tuple(games),
         warnings=tuple(warnings),
     )
-    literal = effective.judge is Judge.SEQUENCE
-    return Adjudication(verdict, record, tuple(checker.played), tuple(checker.replays), literal)
+    return verdict, checker
 
 
-def _unchecked(record: MatchText, mode: Mode, warnings: list[Issue]) -> Adjudication:
+def _unchecked(record: MatchText, mode: Mode, warnings: list[Issue]) -> Verdict:
     """The verdict on a record of a variation the referee cannot check: every game carries
     an ``unsupported_variant`` error (a verdict, not a 422: the record was read)."""
     tag = record.tags.get("Variation", "")
@@ -202,9 +237,7 @@ def _unchecked(record: MatchText, mode: Mode, warnings: list[Issue]) -> Adjudica
     )
     first = record.games[0].players if record.games else ("", "")
     summary = MatchSummary(record.match_length or 0, first, (), None, None, False)
-    verdict = Verdict(tag.strip().lower(), str(mode), {}, summary, games, tuple(warnings))
-    played = tuple(tuple((action, None) for action in game.actions) for game in record.games)
-    return Adjudication(verdict, record, played)
+    return Verdict(tag.strip().lower(), str(mode), {}, summary, games, tuple(warnings))
 
 
 class _MatchChecker:
@@ -218,6 +251,7 @@ class _MatchChecker:
         mode: Mode,
         replay: bool,
         budget: Budget,
+        native: NativeRecord | None = None,
     ) -> None:
         self.record = record
         self.budget = budget
@@ -232,13 +266,21 @@ class _MatchChecker:
         self.replays: list[tuple[ReplayStep, ...]] = []
         self.played: list[tuple[tuple[ActionText, tuple[Step, ...] | None], ...]] = []
         self.timed_out = record.tags.get("Termination", "").strip().lower() == "timeout"
-        self.hits_marked = any(
-            move.hit
-            for game in record.games
-            for action in game.actions
-            if action.play is not None
-            for move in action.play.moves
-        )
+        self.native = native
+        self.native_games = None
+        self.python_games: tuple[GameText, ...] | None = None
+        """The games as the Python reader reads them (read once a native game is declined)."""
+        if native is None:
+            self.hits_marked = any(
+                move.hit
+                for game in record.games
+                for action in game.actions
+                if action.play is not None
+                for move in action.play.moves
+            )
+        else:
+            self.hits_marked = native.hits_marked
+            self.native_games = NativeGames(native, variant, options, self.length == 0)
 
     def run(self) -> list[GameVerdict]:
         verdicts = []
@@ -331,12 +373,15 @@ class _MatchChecker:
             match_length=self.length,
             crawford_game=crawford,
             hits_marked=self.hits_marked,
-            timed_out=game is self.record.games[-1] and self.timed_out,
+            timed_out=game.index == len(self.record.games) and self.timed_out,
         )
         start = self.start_position(game, before, crawford, post, issues)
         self.budget.start_game(game.index)
-        checker = GameChecker(game, start, before, setting, self.replay, self.budget)
-        verdict = checker.run()
+        verdict = None
+        if self.native_games is not None:
+            verdict = self.native_games.verdict(game, start, before, setting, self.budget)
+        if verdict is None:
+            verdict = self.python_check(game, start, before, setting)
         rule = starting_cube_problem(start.cube, self.length == 0, self.options)
         if rule is not None:
             verdict.errors.insert(
@@ -357,6 +402,19 @@ class _MatchChecker:
                     IssueCode.RESULT_MISMATCH, verdict.result_mismatch, line=verdict.recorded_line
                 )
             )
+        return verdict
+
+    def python_check(
+        self, game: GameText, start: Position, before: tuple[int, int], setting: GameSetting
+    ) -> GameVerdict:
+        """``game`` checked by ``GameChecker`` (a natively read game is read again by the
+        Python reader, which words what the native one left)."""
+        if self.native is not None:
+            if self.python_games is None:
+                self.python_games = read_record(self.native.text, self.budget.limits).games
+            game = self.python_games[game.index - 1]
+        checker = GameChecker(game, start, before, setting, self.replay, self.budget)
+        verdict = checker.run()
         if checker.replay is not None:
             self.replays.append(tuple(checker.replay))
         self.played.append(tuple(checker.played))

@@ -1,6 +1,10 @@
 """Verdicts are the same, byte for byte, with the native core on or off: every corpus record,
 every hand-made fixture, the OpenSpiel games as a money session, and mutated records (plays
-and dice edited at random, so that illegal plays, wrong marks and ambiguity all occur)."""
+and dice edited at random, so that illegal plays, wrong marks and ambiguity all occur).
+
+Each comparison covers both ways to a verdict: ``adjudicate`` (the Python reader and
+``GameChecker``, judging through the engine) and ``check_record`` (with the native core, its
+record fast path: the native reader and game checker, Python re-checking declined games)."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from types import ModuleType
 import pytest
 
 from notation.records.mat_writer import write_mat
-from referee.adjudication import adjudicate
+from referee.adjudication import adjudicate, check_record
 from tests.corpus import MAT, openspiel_money_session, read_jsonl, require
 from tests.native.conftest import by_both
 
@@ -23,10 +27,12 @@ SESSION_GAMES = 300
 MUTATIONS_PER_RECORD = 3
 
 
-def outcome(text: str) -> tuple[str, str]:
-    """The verdict JSON and the canonical record, as the API and the archive write them."""
+def outcome(text: str) -> tuple[str, str, str]:
+    """The verdict JSON by both ways, and the canonical record, as the API and the archive
+    write them."""
     adjudication = adjudicate(text)
-    return json.dumps(adjudication.verdict.to_json()), write_mat(adjudication.canonical)
+    verdict = json.dumps(adjudication.verdict.to_json())
+    return verdict, json.dumps(check_record(text).to_json()), write_mat(adjudication.canonical)
 
 
 def assert_same(native: ModuleType, text: str) -> None:
