@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee import RULES_REVISION, __version__
-from referee.adjudication import ReplayStep, adjudicate, check_and_write, check_record
+from referee.adjudication import adjudicate, check_and_write, check_record
+from referee.adjudication.game import ReplayStep
 from referee.archive import Archive, NewMatch, Rechecked, Stored
 from referee.budget import OFFLINE, WorkLimitError, WorkLimits
 from referee.errors import (

@@ -1,6 +1,5 @@
 """Adjudication: from a record to a verdict that tournament directors can act on."""
 
-from referee.adjudication.game import Mode, ReplayStep
 from referee.adjudication.match import (
     Adjudication,
     adjudicate,
@@ -9,6 +8,7 @@ from referee.adjudication.match import (
     check_record,
     read_record,
 )
+from referee.adjudication.setting import Mode
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
 
 __all__ = [
@@ -17,7 +17,6 @@ __all__ = [
     "Issue",
     "MatchSummary",
     "Mode",
-    "ReplayStep",
     "Verdict",
     "adjudicate",
     "adjudicate_record",

@@ -5,27 +5,22 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
 from notation.records.mat_reader import read_mat
 from notation.records.mat_writer import game_lines, header_lines, join_mat, laid_out, write_mat
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
-from referee.adjudication.game import (
-    GameChecker,
-    GameSetting,
-    Mode,
-    ReplayStep,
-    canonical_actions,
-)
 from referee.adjudication.native_record import NativeGames, NativeRecord, read_natively
+from referee.adjudication.setting import GameSetting, Mode
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
-from referee.bridge import notation_errors, read_position
 from referee.budget import Budget, WorkLimitError, WorkLimits
 from referee.errors import (
     RefereeError,
     TooManyGamesError,
 )
+from referee.notation_errors import notation_errors
 from referee.rules.board import Step
 from referee.rules.cube import MESSAGES, starting_cube_problem
 from referee.rules.match import crawford_status, starting_position
@@ -34,6 +29,9 @@ from referee.rules.position import Position
 from referee.rules.scoring import Stake, Termination, unfinished
 from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant, find_variation
 from vocabulary import IssueCode, Side
+
+if TYPE_CHECKING:
+    from referee.adjudication.game import ReplayStep
 
 _FLAG_VALUES = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 """The spellings real writers use for a flag tag's value (any case)."""
@@ -56,6 +54,8 @@ class Adjudication:
     def canonical(self) -> MatchText:
         """The record with every legal play in canonical text (``write_mat`` renders it);
         built on demand: checking alone does not need it."""
+        from referee.adjudication.game import canonical_actions  # imported late: see the end
+
         games = tuple(
             replace(game, actions=canonical_actions(played, self.literal), findings=())
             for game, played in zip(self.record.games, self.played, strict=True)
@@ -456,6 +456,8 @@ class _MatchChecker:
             if self.python_games is None:
                 self.python_games = read_record(self.native.text, self.budget.limits).games
             game = self.python_games[game.index - 1]
+        from referee.adjudication.game import GameChecker, canonical_actions  # late: see the end
+
         checker = GameChecker(game, start, before, setting, self.replay, self.budget)
         verdict = checker.run()
         if checker.replay is not None:
@@ -488,7 +490,7 @@ class _MatchChecker:
         if game.start is None:
             return position
         try:
-            given = read_position(game.start)
+            given = _read_position(game.start)
         except RefereeError as error:
             issues.append(Issue(IssueCode.INVALID_START_POSITION, error.message, line=game.line))
             return position
@@ -536,3 +538,15 @@ class _MatchChecker:
             winner=self.winner,
             complete=self.winner is not None or (self.length == 0 and all_done),
         )
+
+
+# The Python game checker (with the judge, the move generator and the position notation)
+# is imported where a game needs it: ``check`` of a record the native core passes whole
+# never does, and a command-line check's time is mostly its imports.
+
+
+def _read_position(text: str) -> Position:
+    """A game's start position (``bridge.read_position``, imported when a record has one)."""
+    from referee.bridge import read_position
+
+    return read_position(text)

@@ -17,7 +17,7 @@ from typing import Any
 from notation.records.mat_reader import read_comments
 from notation.records.mat_writer import Cell
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
-from referee.adjudication.game import GameSetting
+from referee.adjudication.setting import GameSetting
 from referee.adjudication.verdict import GameVerdict
 from referee.budget import Budget, Work, WorkLimits
 from referee.rules import engine

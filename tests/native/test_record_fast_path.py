@@ -10,7 +10,10 @@ the same verdict, or the same refusal, with the native core on or off.
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -164,3 +167,22 @@ def test_text_mutations_get_the_same_answer(native: ModuleType, path: Path) -> N
             text = text_mutation(text, rng)
         reference, candidate = by_both(lambda text=text: answer(text))  # type: ignore[misc]
         assert candidate == reference, text
+
+
+def test_a_clean_record_is_checked_without_the_python_game_checker(native: ModuleType) -> None:
+    # Most of a command-line check's time is its imports: a record the native core passes
+    # whole (and without start positions) needs neither the Python game checker nor its
+    # judge and move generator.
+    record = str(require(MAT) / CLEAN)
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "referee.cli", "check", record],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "NARDY_REFEREE_ENGINE": "native"},
+    )
+    loaded = {line.rsplit("|", 1)[1].strip() for line in run.stderr.splitlines() if "|" in line}
+    assert "referee.adjudication.match" in loaded
+    assert "valid" in run.stdout
+    python_checker = {"referee.adjudication.game", "referee.rules.judge", "referee.rules.movegen"}
+    assert loaded & python_checker == set()
