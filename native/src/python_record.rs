@@ -232,7 +232,7 @@ impl Record {
     }
 }
 
-/// The record `text` read natively, or why Python must read it (a short reason).
+/// The record `text` read natively, or why Python must read it (`Declined::reason`).
 #[pyfunction]
 fn read_record(
     py: Python<'_>,
@@ -248,7 +248,7 @@ fn read_record(
     };
     Ok(match record::read_record(text, limits) {
         Ok(text) => Py::new(py, Record { text })?.into_py(py),
-        Err(declined) => format!("{declined:?}").into_py(py),
+        Err(declined) => declined.reason().into_py(py),
     })
 }
 

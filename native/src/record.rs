@@ -117,10 +117,38 @@ pub enum Declined {
     ScoreLine,
     /// Text in a row that no cell explains, or a cell that cannot be read.
     UnreadableCell,
-    /// Past a reading limit.
-    Limit,
+    /// Past a reading limit (which one): Python refuses the record as its reader would.
+    Limit(Limit),
     /// No match line and no game.
     NoMatch,
+}
+
+/// The reading limits, as `ReadLimits` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Games,
+    ActionsPerGame,
+    Actions,
+}
+
+impl Declined {
+    /// A short reason: the snake-case name, `too_many_<limit>` for a limit (the code of
+    /// the Python reader's error).
+    pub fn reason(self) -> &'static str {
+        match self {
+            Declined::Unicode => "unicode",
+            Declined::NonAsciiRow => "non_ascii_row",
+            Declined::LongLine => "long_line",
+            Declined::Edit => "edit",
+            Declined::UnexpectedLine => "unexpected_line",
+            Declined::ScoreLine => "score_line",
+            Declined::UnreadableCell => "unreadable_cell",
+            Declined::Limit(Limit::Games) => "too_many_games",
+            Declined::Limit(Limit::ActionsPerGame) => "too_many_actions_per_game",
+            Declined::Limit(Limit::Actions) => "too_many_actions",
+            Declined::NoMatch => "no_match",
+        }
+    }
 }
 
 /// Python's `str.isspace` (Rust's White_Space plus the ASCII separators \x1c-\x1f).
@@ -192,7 +220,7 @@ pub fn read_record(text: &str, limits: ReadLimits) -> Result<RecordText, Decline
         expecting_score: false,
     };
     for (index, line) in lines(text).enumerate() {
-        let number = u32::try_from(index + 1).map_err(|_| Declined::Limit)?;
+        let number = u32::try_from(index + 1).map_err(|_| Declined::LongLine)?;
         reader.read_line(number, line)?;
     }
     if reader.record.games.is_empty() && reader.record.match_length.is_none() {
@@ -244,10 +272,11 @@ impl Reader {
         }
         row(game, number, line)?;
         let actions = game.cells.len();
-        if actions > self.limits.actions_per_game
-            || self.earlier_actions + actions > self.limits.actions
-        {
-            return Err(Declined::Limit);
+        if actions > self.limits.actions_per_game {
+            return Err(Declined::Limit(Limit::ActionsPerGame));
+        }
+        if self.earlier_actions + actions > self.limits.actions {
+            return Err(Declined::Limit(Limit::Actions));
         }
         Ok(())
     }
@@ -268,7 +297,7 @@ impl Reader {
 
     fn start_game(&mut self, number: u32, line: u32) -> Result<(), Declined> {
         if self.record.games.len() + 1 > self.limits.games {
-            return Err(Declined::Limit);
+            return Err(Declined::Limit(Limit::Games));
         }
         if let Some(previous) = self.record.games.last() {
             self.earlier_actions += previous.cells.len();

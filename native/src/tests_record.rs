@@ -3,7 +3,7 @@
 
 use crate::board::Layout;
 use crate::judge::WrittenMove;
-use crate::record::{read_record, Action, Declined, ReadLimits, RecordText, Side};
+use crate::record::{read_record, Action, Declined, Limit, ReadLimits, RecordText, Side};
 use crate::record_game::{check_game, Cube, Ending, GameStart, MatchRules};
 use crate::record_play::{parse_play, WrittenPlay};
 use crate::tests::layout;
@@ -148,7 +148,23 @@ fn what_the_python_reader_might_read_differently_is_declined() {
         actions_per_game: 4,
         ..LIMITS
     };
-    assert_eq!(read_record(&match_text(), tight), Err(Declined::Limit));
+    assert_eq!(
+        read_record(&match_text(), tight),
+        Err(Declined::Limit(Limit::ActionsPerGame))
+    );
+    let few_games = ReadLimits { games: 1, ..LIMITS };
+    assert_eq!(
+        read_record(&match_text(), few_games),
+        Err(Declined::Limit(Limit::Games))
+    );
+    let few_actions = ReadLimits {
+        actions: 6,
+        ..LIMITS
+    };
+    assert_eq!(
+        read_record(&match_text(), few_actions),
+        Err(Declined::Limit(Limit::Actions))
+    );
 }
 
 #[test]

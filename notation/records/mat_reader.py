@@ -264,7 +264,12 @@ def _cell_starts(line: str, start: int) -> list[re.Match[str]]:
 
 def _within(limit: int | None, count: int, name: str) -> None:
     if limit is not None and count > limit:
-        raise NotationError(f"too_many_{name}", f"more than {limit:,} {name} in the record")
+        raise past_limit(name, limit)
+
+
+def past_limit(name: str, limit: int) -> NotationError:
+    """The error of a record past the reading limit ``name`` (a field of ReadLimits)."""
+    return NotationError(f"too_many_{name}", f"more than {limit:,} {name} in the record")
 
 
 def read_comments(comments: Iterable[tuple[int, str]]) -> tuple[MatchText, dict[int, str]]:

@@ -15,10 +15,9 @@ from notation.records.model import ActionKind, ActionText, GameText, MatchText
 from referee.adjudication.native_record import NativeGames, NativeRecord, read_natively
 from referee.adjudication.setting import GameSetting, Mode
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
-from referee.budget import Budget, WorkLimitError, WorkLimits
+from referee.budget import Budget, WorkLimits, reading_refusal
 from referee.errors import (
     RefereeError,
-    TooManyGamesError,
 )
 from referee.notation_errors import notation_errors
 from referee.rules.board import Step
@@ -70,10 +69,8 @@ def read_record(text: str, limits: WorkLimits | None = None) -> MatchText:
     try:
         return read_mat(text, limits.reading)
     except NotationError as error:
-        if error.code == "too_many_games":
-            raise TooManyGamesError(error.message) from None
         if error.code.startswith("too_many_"):
-            raise WorkLimitError.naming(error.code.removeprefix("too_many_"), limits) from None
+            raise reading_refusal(error, limits) from None
         with notation_errors():
             raise
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from notation.records.mat_reader import read_comments
+from notation.records.mat_reader import past_limit, read_comments
 from notation.records.mat_writer import Cell
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
 from referee.adjudication.setting import GameSetting
 from referee.adjudication.verdict import GameVerdict
-from referee.budget import Budget, Work, WorkLimits
+from referee.budget import Budget, Work, WorkLimits, reading_refusal
 from referee.rules import engine
 from referee.rules.board import Board
 from referee.rules.cube import CubeState
@@ -55,12 +55,16 @@ class NativeRecord:
 
 def read_natively(text: str, limits: WorkLimits) -> NativeRecord | None:
     """The record read by the native core, or None: no native engine, or a record it
-    leaves to the Python reader."""
+    leaves to the Python reader. A record past a reading limit is refused here, as the
+    Python reader refuses it, without reading it again."""
     native = engine.native
     if native is None:
         return None
     handle = native.read_record(text, limits.games, limits.actions_per_game, limits.actions)
     if isinstance(handle, str):  # declined, and why
+        if handle.startswith("too_many_"):  # the Python reader would stop there too
+            name = handle.removeprefix("too_many_")
+            raise reading_refusal(past_limit(name, getattr(limits, name)), limits)
         return None
     header, starts = read_comments(handle.comments)
     games = tuple(

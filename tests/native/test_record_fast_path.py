@@ -22,6 +22,7 @@ import pytest
 
 from notation.records.model import GameText
 from referee.adjudication import GameVerdict, check_and_write, check_record
+from referee.adjudication import match as match_module
 from referee.adjudication.match import _MatchChecker
 from referee.adjudication.native_record import read_natively
 from referee.budget import WorkLimits
@@ -95,16 +96,16 @@ def test_clean_records_are_checked_natively(
 @pytest.mark.parametrize(
     ("edit", "why"),
     [
-        (lambda t: t.replace("Bob : 0", "Bob : \u0660"), "Unicode"),  # an Arabic-Indic zero
-        (lambda t: t.replace("Takes", "Ta\u212akes"), "Unicode"),  # the Kelvin sign folds to k
-        (lambda t: t.replace("Alice : 0", "Alice\u00a0: 0"), "Unicode"),  # no-break space
-        (lambda t: t.replace("8/4 6/4", "8/4 6/4 é"), "NonAsciiRow"),
-        (lambda t: t.replace(" Game 1", "; Set Pos=...\n Game 1\n; Set Pos=x"), "Edit"),
-        (lambda t: t.replace("Drops", "Drops  52: Illegal play (1,2)"), "Edit"),
-        (lambda t: t.replace(" 3 point match", " 3 point match\nhello"), "UnexpectedLine"),
-        (lambda t: t.replace(" Alice : 0", " Alice 0"), "ScoreLine"),
-        (lambda t: t.replace("Takes", "Takes it"), "UnreadableCell"),
-        (lambda t: t.replace("8/4 6/4", "8/4 6/4" + " " * 5000), "LongLine"),
+        (lambda t: t.replace("Bob : 0", "Bob : \u0660"), "unicode"),  # an Arabic-Indic zero
+        (lambda t: t.replace("Takes", "Ta\u212akes"), "unicode"),  # the Kelvin sign folds to k
+        (lambda t: t.replace("Alice : 0", "Alice\u00a0: 0"), "unicode"),  # no-break space
+        (lambda t: t.replace("8/4 6/4", "8/4 6/4 é"), "non_ascii_row"),
+        (lambda t: t.replace(" Game 1", "; Set Pos=...\n Game 1\n; Set Pos=x"), "edit"),
+        (lambda t: t.replace("Drops", "Drops  52: Illegal play (1,2)"), "edit"),
+        (lambda t: t.replace(" 3 point match", " 3 point match\nhello"), "unexpected_line"),
+        (lambda t: t.replace(" Alice : 0", " Alice 0"), "score_line"),
+        (lambda t: t.replace("Takes", "Takes it"), "unreadable_cell"),
+        (lambda t: t.replace("8/4 6/4", "8/4 6/4" + " " * 5000), "long_line"),
     ],
 )
 def test_the_reader_declines_what_it_might_read_differently(
@@ -116,15 +117,36 @@ def test_the_reader_declines_what_it_might_read_differently(
     assert candidate == reference
 
 
-def test_a_record_past_a_reading_limit_is_declined_and_refused_by_python(
-    native: ModuleType,
+@pytest.mark.parametrize(
+    ("limits", "reason"),
+    [
+        (WorkLimits(games=1), "too_many_games"),
+        (WorkLimits(actions_per_game=3), "too_many_actions_per_game"),
+        (WorkLimits(actions=5), "too_many_actions"),
+    ],
+)
+def test_a_record_past_a_reading_limit_is_refused_as_the_python_reader_refuses_it(
+    native: ModuleType, monkeypatch: pytest.MonkeyPatch, limits: WorkLimits, reason: str
 ) -> None:
-    assert native.read_record(RECORD, 10, 3, 1000) == "Limit"
-    limits = WorkLimits(actions_per_game=3)
-    for name in ("python", "native"):
-        with engine_in_use(name), pytest.raises(RefereeError) as refused:
+    assert native.read_record(RECORD, limits.games, limits.actions_per_game, limits.actions) == (
+        reason
+    )
+
+    def refusal() -> tuple[str, str, str, dict[str, Any]]:
+        with pytest.raises(RefereeError) as refused:
             check_record(RECORD, limits=limits)
-        assert refused.value.code == "work_limit"
+        error = refused.value
+        return type(error).__name__, error.code, error.message, error.extensions
+
+    reference, candidate = by_both(refusal)
+    assert candidate == reference
+    assert reference[1] in {"too_many_games", "work_limit"}
+    # The native reader's refusal stands: the record is not read again in Python.
+    read_again: list[str] = []
+    monkeypatch.setattr(match_module, "read_mat", lambda *args: read_again.append("read"))
+    with engine_in_use("native"):
+        assert refusal() == reference
+    assert read_again == []
 
 
 def test_only_the_game_with_something_to_say_is_checked_by_python(
