@@ -64,7 +64,15 @@ class PositionData:
 
 
 _CELL = re.compile(r"(\d{1,2})([wb])")
+_CELL_VALUES: Final[dict[str, int]] = {
+    "": 0,
+    **{f"{count}w": count for count in range(1, CHECKERS + 1)},
+    **{f"{count}b": -count for count in range(1, CHECKERS + 1)},
+}
+"""The usual spellings of a cell, read without the regular expression (which also takes
+the rest: leading zeros, other digits)."""
 _PAIR = re.compile(r"w(\d{1,2})b(\d{1,2})")
+_DICE = re.compile(r"[1-6][1-6]")
 _CUBE = re.compile(r"(\d{1,5})([cwb])")
 _MATCH = re.compile(r"(\d{1,5}):(\d{1,5})-(\d{1,5})")
 
@@ -81,6 +89,7 @@ def parse_position(text: str) -> PositionData:
     variant = reader.variant()
     turn, phase, dice, resign = reader.turn_and_state()
     has_cube = variant == VariantId.BACKGAMMON
+    match_length, score = reader.match()
     return PositionData(
         variant=variant,
         cells=reader.cells(),
@@ -91,8 +100,8 @@ def parse_position(text: str) -> PositionData:
         dice=dice,
         resign=resign,
         cube=reader.cube(default=CubeField(1, CubeOwner.CENTRE) if has_cube else None),
-        match_length=reader.match()[0],
-        score=reader.match()[1],
+        match_length=match_length,
+        score=score,
         flags=reader.flags(),
     )
 
@@ -125,8 +134,9 @@ class _FieldReader:
             raise self.error(1, "24 comma-separated cells")
         cells = []
         for part in parts:
-            if not part:
-                cells.append(0)
+            known = _CELL_VALUES.get(part)
+            if known is not None:
+                cells.append(known)
                 continue
             match = _CELL.fullmatch(part)
             if match is None or not 1 <= int(match[1]) <= CHECKERS:
@@ -156,7 +166,7 @@ class _FieldReader:
             phase = Phase.END
         elif state in ("r1", "r2", "r3"):
             phase, resign = Phase.RESIGN, int(state[1])
-        elif re.fullmatch(r"[1-6][1-6]", state):
+        elif _DICE.fullmatch(state):
             phase = Phase.MOVE
             dice = (max(int(state[0]), int(state[1])), min(int(state[0]), int(state[1])))
         else:
@@ -229,6 +239,9 @@ def field_column(text: str, field: str) -> int | None:
     return starts[index] if index < len(starts) else None
 
 
+_OWNED_CUBES_OF_ONE: Final = (CubeField(1, CubeOwner.WHITE), CubeField(1, CubeOwner.BLACK))
+
+
 def validate_position(position: PositionData) -> list[PositionProblem]:
     """Every way the parsed position is impossible whatever its variant (empty when it is
     valid); what one variant forbids, the variant class says."""
@@ -237,10 +250,9 @@ def validate_position(position: PositionData) -> list[PositionProblem]:
     def problem(code: str, message: str, field: str | None = None) -> None:
         problems.append(PositionProblem(code, message, field))
 
-    for index, (side, name) in enumerate((("w", "White"), ("b", "Black"))):
-        on_board = sum(
-            abs(count) for count in position.cells if (count > 0) == (side == "w") and count
-        )
+    white = sum(count for count in position.cells if count > 0)
+    black = -sum(count for count in position.cells if count < 0)
+    for index, (name, on_board) in enumerate((("White", white), ("Black", black))):
         total = on_board + position.bar[index] + position.off[index]
         if total != CHECKERS:
             problem(
@@ -256,9 +268,7 @@ def validate_position(position: PositionData) -> list[PositionProblem]:
         problem("cube_value", f"cube value {position.cube.value} is not a power of two", "cube")
     if position.cube is not None and position.cube.value == 0:
         problem("cube_value", "cube value 0 is not a power of two", "cube")
-    if position.cube == CubeField(1, CubeOwner.WHITE) or position.cube == CubeField(
-        1, CubeOwner.BLACK
-    ):
+    if position.cube in _OWNED_CUBES_OF_ONE:
         problem("cube_owner", "a cube of 1 has no owner: it is centred, 1c", "cube")
     if position.turn is None and position.phase not in (Phase.ROLL, Phase.END):
         problem("turn_state", f"state {_format_state(position)} needs w or b in the turn field")

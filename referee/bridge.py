@@ -4,11 +4,9 @@ XGIDs to positions and back, a play's steps to written moves and text."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from functools import lru_cache
 
-from notation.errors import NotationError
 from notation.ids import from_gnubg_id, from_xgid, to_gnubg_id, to_xgid
 from notation.plays import format_play
 from notation.positions import (
@@ -20,7 +18,8 @@ from notation.positions import (
     validate_position,
 )
 from notation.records.snowie import SnowieBoard
-from referee.errors import InvalidNotationError, InvalidPositionError
+from referee.errors import InvalidPositionError
+from referee.notation_errors import notation_errors
 from referee.rules.board import Board, Step
 from referee.rules.movegen import display_order
 from referee.rules.position import Cube, Position
@@ -28,34 +27,30 @@ from referee.rules.variants import Variant, find_variant
 from vocabulary import BAR, CHECKERS, OFF, CubeOwner, Move, Phase, Side
 
 
-@contextmanager
-def notation_errors() -> Iterator[None]:
-    """The one place where the notation's NotationError becomes the referee's
-    InvalidNotationError (keeping the column where the notation knows it)."""
-    try:
-        yield
-    except NotationError as error:
-        column = {} if error.column is None else {"column": error.column}
-        raise InvalidNotationError(error.message, **column) from None
-
-
 def read_position(text: str) -> Position:
     """The position a position string describes; 422-class errors when it is malformed or
     impossible (every problem listed, like python-chess ``status()``)."""
     with notation_errors():
         data = parse_position(text)
-    return position_from_data(validated(data, text))
+    position = position_from_data(data)
+    _require_valid(data, position, text)
+    return position
 
 
 def validated(data: PositionData, text: str | None = None) -> PositionData:
     """``data``, or InvalidPositionError listing every problem it has, those of any position
     and those its variant forbids (with the column of the field at fault when the
     position's ``text`` is known)."""
-    variant = find_variant(data.variant)
-    board = position_from_data(data).board
-    problems = validate_position(data) + variant.position_problems(board, data.cube is not None)
+    _require_valid(data, position_from_data(data), text)
+    return data
+
+
+def _require_valid(data: PositionData, position: Position, text: str | None) -> None:
+    """InvalidPositionError unless ``data`` (read into ``position``) is a valid position."""
+    forbidden = position.variant.position_problems(position.board, data.cube is not None)
+    problems = validate_position(data) + forbidden
     if not problems:
-        return data
+        return
     listed: list[dict[str, object]] = []
     for problem in problems:
         entry: dict[str, object] = {"code": problem.code, "message": problem.message}
@@ -67,14 +62,14 @@ def validated(data: PositionData, text: str | None = None) -> PositionData:
 
 def position_from_data(data: PositionData) -> Position:
     variant = find_variant(data.variant)
+    opposite = variant.opposite_table()
     white = [0] * 26
     black = [0] * 26
-    for index, count in enumerate(data.cells):
-        point = index + 1
+    for point, count in enumerate(data.cells, start=1):
         if count > 0:
             white[point] = count
         elif count < 0:
-            black[variant.opposite(point)] = -count
+            black[opposite[point]] = -count
     white[BAR], black[BAR] = data.bar
     white[OFF], black[OFF] = data.off
     cube = None if data.cube is None else Cube(data.cube.value, data.cube.owner.side)
@@ -113,9 +108,8 @@ def board_from_snowie(variant: type[Variant], snowie: SnowieBoard, mover: Side) 
 
 def cells_of(variant: type[Variant], board: Board) -> tuple[int, ...]:
     """Points 1..24 in White's numbering: +n White checkers, -n Black."""
-    return tuple(
-        board.white[point] - board.black[variant.opposite(point)] for point in range(1, 25)
-    )
+    white, black, opposite = board.white, board.black, variant.opposite_table()
+    return tuple(white[point] - black[opposite[point]] for point in range(1, 25))
 
 
 @lru_cache(maxsize=4)

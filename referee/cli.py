@@ -6,25 +6,24 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
-import urllib.request
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from notation.errors import NotationError
 from notation.options import OptionValue, parse_rules_text
 from referee import __version__
 from referee.adjudication import Verdict, check_record
-from referee.board_svg import board_svg
-from referee.bot import STRATEGIES, LiveApiError, LiveClient, play_match
 from referee.budget import OFFLINE
-from referee.dice import verify_proof
 from referee.errors import RefereeError
-from referee.plays_service import PlaysService
 from referee.rules import engine
 from referee.scopes import Scope
 from vocabulary import Side
+
+if TYPE_CHECKING:
+    from referee.bot import RandomStrategy
+    from referee.plays_service import PlaysService
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 DEFAULT_DATABASE = "var/referee.sqlite3"
@@ -36,6 +35,17 @@ def _rules(text: str) -> dict[str, OptionValue]:
         return parse_rules_text(text)
     except NotationError as error:
         raise argparse.ArgumentTypeError(error.message) from None
+
+
+def _strategy(name: str) -> type[RandomStrategy]:
+    from referee.bot import STRATEGIES  # the live client only for the command that uses it
+
+    try:
+        return STRATEGIES[name]
+    except KeyError:
+        raise argparse.ArgumentTypeError(
+            f"unknown strategy {name!r} (known: {', '.join(sorted(STRATEGIES))})"
+        ) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,12 +99,18 @@ def build_parser() -> argparse.ArgumentParser:
     bot = commands.add_parser("bot", help="play a live match as a bot (the reference bot)")
     bot.add_argument("--url", required=True, help="the match, e.g. http://host:8000/v1/live/7")
     bot.add_argument("--token", required=True, help="the bot's token (scope play)")
-    bot.add_argument("--strategy", choices=sorted(STRATEGIES), default="random")
+    bot.add_argument(
+        "--strategy", type=_strategy, default="random", help="the bot's strategy (default: random)"
+    )
     bot.add_argument("--seed", default="", help="the client seed for the dice")
     return parser
 
 
 def _verify_dice(args: argparse.Namespace) -> int:
+    import urllib.request  # HTTP and hashing only for the commands that use them
+
+    from referee.dice import verify_proof
+
     try:
         if args.proof.startswith(("http://", "https://")):
             with urllib.request.urlopen(args.proof, timeout=60) as response:
@@ -114,7 +130,9 @@ def _verify_dice(args: argparse.Namespace) -> int:
 
 
 def _bot(args: argparse.Namespace) -> int:
-    strategy = STRATEGIES[args.strategy](random.Random())
+    from referee.bot import LiveApiError, LiveClient, play_match
+
+    strategy = args.strategy()
     try:
         final = play_match(LiveClient(args.url.rstrip("/"), args.token), strategy, args.seed)
     except (LiveApiError, OSError) as error:
@@ -124,8 +142,14 @@ def _bot(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _plays(args: argparse.Namespace) -> PlaysService:
+    from referee.plays_service import PlaysService  # the judge only for the plays commands
+
+    return PlaysService(args.position, args.rules)
+
+
 def _legal(args: argparse.Namespace) -> int:
-    plays = PlaysService(args.position, args.rules).legal()
+    plays = _plays(args).legal()
     if args.json:
         print(json.dumps({"count": len(plays), "plays": [p.to_json() for p in plays]}))
         return EXIT_OK
@@ -137,7 +161,7 @@ def _legal(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    answer = PlaysService(args.position, args.rules).check(args.play)
+    answer = _plays(args).check(args.play)
     if args.json:
         print(json.dumps(answer.to_json()))
     elif answer.legal:
@@ -222,6 +246,8 @@ def describe_verdict(path: Path, verdict: Verdict) -> str:
 
 
 def _draw(args: argparse.Namespace) -> int:
+    from referee.board_svg import board_svg  # XML only for the command that uses it
+
     print(board_svg(args.position, orientation=Side(args.orientation), size=args.size))
     return EXIT_OK
 

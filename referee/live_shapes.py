@@ -6,9 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from marshmallow import fields, validate
-
-from referee.shapes import Shape, dumper
+from referee.shapes import Shape, dumper, fields, validate
 
 LIVE_ACTIONS = ["roll", "double", "take", "drop", "beaver", "play", "resign"]
 

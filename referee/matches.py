@@ -10,9 +10,9 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from typing import Any
 
-from notation.records.mat_writer import write_mat
 from referee import RULES_REVISION, __version__
-from referee.adjudication import ReplayStep, adjudicate, check_record
+from referee.adjudication import adjudicate, check_and_write, check_record
+from referee.adjudication.game import ReplayStep
 from referee.archive import Archive, NewMatch, Rechecked, Stored
 from referee.budget import OFFLINE, WorkLimitError, WorkLimits
 from referee.errors import (
@@ -79,16 +79,16 @@ def checked_match(
         raise InvalidNotationError(
             f"the record is not valid Unicode text: {error.reason}"
         ) from None
-    adjudication = adjudicate(text, variant, "strict", options, limits=limits)
-    verdict = adjudication.verdict
+    written = check_and_write(text, variant, options, limits)
+    verdict = written.verdict
     verdict_json = verdict.to_json()
     if not verdict.valid and not allow_invalid:
         raise InvalidRecordError(
             "the record has errors; send allow_invalid: true to store it anyway",
             verdict=verdict_json,
         )
-    canonical = write_mat(adjudication.canonical)
-    tags = adjudication.record.tags
+    canonical = written.canonical
+    tags = written.tags
     match = verdict.match
     return NewMatch(
         sha256=record_key(canonical, None if verdict.valid else text),

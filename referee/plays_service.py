@@ -9,17 +9,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from marshmallow import fields
-
 from notation.plays import parse_play
-from referee.bridge import notation_errors, play_text, read_position, write_position
+from referee.bridge import play_text, read_position, write_position
 from referee.errors import DiceRequiredError, GameOverError, InvalidNotationError
+from referee.notation_errors import notation_errors
 from referee.rules.board import Play
 from referee.rules.judge import PlayJudge, RuleNote
 from referee.rules.movegen import Reason
 from referee.rules.options import Judge, Options
 from referee.rules.position import Position
-from referee.shapes import Shape, dumper
+from referee.shapes import Shape, dumper, fields
 from vocabulary import Move, Phase
 
 

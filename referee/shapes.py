@@ -1,39 +1,119 @@
-"""JSON shapes written once: a marshmallow schema declares a response (and openapi.yaml is
-generated from it); ``dumper`` turns the same declaration into a fast function that dumps
-objects exactly as ``Schema.dump`` would, for answers built on every request."""
+"""JSON shapes written once. A ``Shape`` declares a response in marshmallow's own words
+(``fields.String(required=True)``, ``validate.OneOf([...])``) without importing marshmallow:
+``dumper`` turns the declaration into a fast function for answers built on every request
+(and for the command line, which loads no web framework), and ``schema_of`` makes the
+marshmallow schema of the same declaration, from which openapi.yaml is generated (a test
+holds the two to the same output)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from marshmallow import Schema, fields, post_dump
+if TYPE_CHECKING:
+    from marshmallow import Schema
 
 Dump = Callable[[Any], Any]
 
 
-class Shape(Schema):
-    """A response schema whose ``omitted_when_none`` fields are left out when they are None
-    (they appear only where they apply)."""
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """A marshmallow object written down, made only when marshmallow is wanted: the class
+    ``marshmallow.<module>.<name>`` and the arguments it is called with."""
+
+    module: str
+    name: str
+    args: tuple[Any, ...]
+    kwargs: Mapping[str, Any]
+
+    def made(self) -> Any:
+        made_class = getattr(importlib.import_module(f"marshmallow.{self.module}"), self.name)
+        args = [_made(value) for value in self.args]
+        return made_class(*args, **{key: _made(value) for key, value in self.kwargs.items()})
+
+
+class Vocabulary:
+    """``fields.X(...)`` or ``validate.X(...)`` as marshmallow spells them, declared."""
+
+    def __init__(self, module: str) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Callable[..., Declared]:
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        def declare(*args: Any, **kwargs: Any) -> Declared:
+            return Declared(self._module, name, args, kwargs)
+
+        return declare
+
+
+fields = Vocabulary("fields")
+validate = Vocabulary("validate")
+
+
+class Shape:
+    """A response's fields, declared as class attributes; ``omitted_when_none`` fields are
+    left out when they are None (they appear only where they apply)."""
 
     omitted_when_none: ClassVar[tuple[str, ...]] = ()
 
-    @post_dump
-    def _omit_absent(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        for name in self.omitted_when_none:
-            if name in data and data[name] is None:
-                del data[name]
-        return data
+    @classmethod
+    def declared_fields(cls) -> dict[str, Declared]:
+        """The fields in declaration order, inherited ones first (marshmallow's order)."""
+        found: dict[str, Declared] = {}
+        for klass in reversed(cls.__mro__):
+            for name, value in vars(klass).items():
+                if isinstance(value, Declared) and value.module == "fields":
+                    found[name] = value
+        return found
 
 
-def dumper(schema: type[Shape]) -> Callable[[Any], dict[str, Any]]:
-    """A function that dumps an object as ``schema().dump`` does, without marshmallow's
-    per-call machinery (a test holds the two to the same output)."""
+_SCHEMAS: dict[type[Shape], type[Schema]] = {}
+
+
+def schema_of(shape: type[Shape]) -> type[Schema]:
+    """The marshmallow schema of ``shape``, made once and named as the shape (openapi.yaml
+    names its components after the schemas)."""
+    made = _SCHEMAS.get(shape)
+    if made is None:
+        from marshmallow import Schema, post_dump
+
+        omitted = shape.omitted_when_none
+
+        def omit_absent(self: Schema, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+            for name in omitted:
+                if name in data and data[name] is None:
+                    del data[name]
+            return data
+
+        body: dict[str, Any] = {
+            name: declared.made() for name, declared in shape.declared_fields().items()
+        }
+        body.update(__module__=shape.__module__, __qualname__=shape.__qualname__)
+        body.update(__doc__=shape.__doc__, _omit_absent=post_dump(omit_absent))
+        made = _SCHEMAS[shape] = type(shape.__name__, (Schema,), body)
+    return made
+
+
+def _made(value: Any) -> Any:
+    if isinstance(value, Declared):
+        return value.made()
+    if isinstance(value, type) and issubclass(value, Shape):
+        return schema_of(value)
+    return value
+
+
+def dumper(shape: type[Shape]) -> Callable[[Any], dict[str, Any]]:
+    """A function that dumps an object as ``schema_of(shape)().dump`` does, without
+    marshmallow (a test holds the two to the same output)."""
     parts = [
-        (name, _getter(field.attribute or name), _converter(field))
-        for name, field in schema().dump_fields.items()
+        (name, _getter(declared.kwargs.get("attribute") or name), _converter(declared))
+        for name, declared in shape.declared_fields().items()
     ]
-    omitted = schema.omitted_when_none
+    omitted = shape.omitted_when_none
 
     def dump(obj: Any) -> dict[str, Any]:
         data = {name: convert(get(obj)) for name, get, convert in parts}
@@ -59,23 +139,20 @@ def _getter(path: str) -> Dump:
     return get
 
 
-def _converter(field: fields.Field) -> Dump:  # type: ignore[type-arg]
-    if isinstance(field, fields.Nested):
-        nested = field.nested
+_SCALARS: dict[str, Dump] = {"String": str, "Boolean": bool, "Integer": int, "Dict": dict}
+
+
+def _converter(declared: Declared) -> Dump:
+    if declared.module == "fields" and declared.name == "Nested":
+        nested = declared.args[0]
         assert isinstance(nested, type) and issubclass(nested, Shape), nested
         return _optional(dumper(nested))
-    if isinstance(field, fields.List):
-        inner = _converter(field.inner)
+    if declared.module == "fields" and declared.name == "List":
+        inner = _converter(declared.args[0])
         return _optional(lambda values: [inner(value) for value in values])
-    if isinstance(field, fields.String):
-        return _optional(str)
-    if isinstance(field, fields.Boolean):
-        return _optional(bool)
-    if isinstance(field, fields.Integer):
-        return _optional(int)
-    if isinstance(field, fields.Dict):
-        return _optional(dict)
-    raise TypeError(f"no fast dump for {type(field).__name__}")
+    if declared.module == "fields" and declared.name in _SCALARS:
+        return _optional(_SCALARS[declared.name])
+    raise TypeError(f"no fast dump for {declared.module}.{declared.name}")
 
 
 def _optional(convert: Dump) -> Dump:

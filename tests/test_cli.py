@@ -209,6 +209,7 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(
         ["legal", BG_31, "--rules", "draw_rule"],
         ["play", BG_31],  # the play is missing
         ["solve", BG_31],  # no such command
+        ["bot", "--url", "http://127.0.0.1:9/v1/live/1", "--token", "t", "--strategy", "best"],
         [],
     ],
 )

@@ -4,6 +4,8 @@ referee.rules know only the vocabulary (and the rules their errors), never the s
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -64,6 +66,29 @@ def test_the_dice_are_pure_standard_library() -> None:
     names = imported_modules(ROOT / "referee")["referee/dice.py"]
     standard = {"__future__", "collections", "dataclasses", "hashlib", "hmac", "re", "secrets"}
     assert {name.split(".")[0] for name in names} <= standard | {"typing"}
+
+
+def loaded_modules(*argv: str) -> set[str]:
+    """The top-level names of the modules a Python process imports (``-X importtime``)."""
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", *argv], capture_output=True, text=True, check=True
+    )
+    lines = [line for line in run.stderr.splitlines() if line.startswith("import time:")]
+    return {line.rsplit("|", 1)[1].strip().split(".")[0] for line in lines}
+
+
+@pytest.mark.parametrize("output", [[], ["--json"]], ids=["text", "json"])
+def test_checking_a_record_loads_no_web_framework_nor_sql(output: list[str]) -> None:
+    """``nardy-referee check`` starts without Flask, marshmallow or SQLite: the verdict's
+    JSON comes from the shapes' own dumpers (issue 12)."""
+    record = str(ROOT / "examples" / "backgammon_match.mat")
+    loaded = loaded_modules("-m", "referee.cli", "check", *output, record)
+    assert "referee" in loaded  # the command ran and the report lists what it loaded
+    assert loaded & WEB_AND_SQL == set()
+
+
+def test_the_import_report_names_a_web_framework_when_one_is_loaded() -> None:
+    assert {"flask", "werkzeug", "referee"} <= loaded_modules("-c", "import referee.api")
 
 
 @pytest.mark.parametrize("forbidden", ["notation", "flask"])

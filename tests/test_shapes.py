@@ -8,12 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
-from marshmallow import fields
 
 from referee.adjudication import adjudicate
 from referee.adjudication.verdict import VerdictSchema
 from referee.plays_service import CheckResponse, LegalPlay, PlaysService
-from referee.shapes import Shape, dumper
+from referee.shapes import Shape, dumper, fields, schema_of
 from tests.corpus import MAT
 from tests.positions import BG_START, bg
 
@@ -31,17 +30,17 @@ RECORDS = sorted(
 def test_a_verdict_dumps_as_its_schema_says(path: Path) -> None:
     for mode in ("strict", "condone"):
         verdict = adjudicate(path.read_text(encoding="utf-8-sig"), mode=mode).verdict
-        assert json.dumps(verdict.to_json()) == json.dumps(VerdictSchema().dump(verdict))
+        assert json.dumps(verdict.to_json()) == json.dumps(schema_of(VerdictSchema)().dump(verdict))
 
 
 def test_plays_answers_dump_as_their_schemas_say() -> None:
     # The start with one Black checker moved from White's 19 to a blot on White's 5.
     service = PlaysService(bg({**BG_START, 5: "1b", 19: "4b"}))
     for answer in service.legal():
-        assert answer.to_json() == LegalPlay().dump(answer)
+        assert answer.to_json() == schema_of(LegalPlay)().dump(answer)
     for text in ("8/5 6/5", "6/5 24/21", "13/9"):  # legal, legal with a warning, illegal
         answer = service.check(text)
-        assert json.dumps(answer.to_json()) == json.dumps(CheckResponse().dump(answer))
+        assert json.dumps(answer.to_json()) == json.dumps(schema_of(CheckResponse)().dump(answer))
 
 
 def test_fields_without_a_fast_dump_are_refused_when_the_dumper_is_built() -> None:
@@ -92,9 +91,9 @@ def test_live_states_and_dice_proofs_dump_as_their_schemas_say() -> None:
         joined={"w": True, "b": True},
         created_at="2026-12-01",
     )
-    assert json.dumps(dump_state(state)) == json.dumps(LiveState().dump(state))
+    assert json.dumps(dump_state(state)) == json.dumps(schema_of(LiveState)().dump(state))
     assert "you" not in dump_state(state)  # only the answer to join names the caller's sides
     proof = ProofView(
         7, "hmac-sha256-v1", "ab" * 32, None, {"w": "", "b": ""}, [Throw(1, (5, 2), 1, "opening")]
     )
-    assert json.dumps(dump_proof(proof)) == json.dumps(DiceProof().dump(proof))
+    assert json.dumps(dump_proof(proof)) == json.dumps(schema_of(DiceProof)().dump(proof))

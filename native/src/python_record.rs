@@ -39,7 +39,8 @@ type GameFacts = (
 type CubeFacts = Option<(u64, Option<&'static str>)>;
 
 /// How a game ended: `(kind, winner, points written, white, black, standing cube,
-/// doubled)`; `white`/`black` are the board scored for `bore_off`.
+/// doubled, cells)`; `white`/`black` are the board scored for `bore_off`; `cells` the
+/// canonical `(side, text)` of each cell but the `Wins` lines (when asked for).
 type OutcomeFacts = (
     &'static str,
     Option<&'static str>,
@@ -48,6 +49,7 @@ type OutcomeFacts = (
     Option<Layout>,
     CubeFacts,
     bool,
+    Vec<(&'static str, String)>,
 );
 
 fn side(letter: &str) -> PyResult<Side> {
@@ -168,8 +170,9 @@ impl Record {
     }
 
     /// Game `index` (0-based) checked from `white`/`black` with `cube` (`(value, owner)`,
-    /// None without a cube) and `turn` (None: whoever rolls first): how it ended, or None when Python must check it.
-    #[pyo3(signature = (index, rules, white, black, cube, turn, from_start, crawford_game))]
+    /// None without a cube) and `turn` (None: whoever rolls first): how it ended (with its
+    /// canonical cells when `canonical`), or None when Python must check it.
+    #[pyo3(signature = (index, rules, white, black, cube, turn, from_start, crawford_game, canonical))]
     #[allow(clippy::too_many_arguments)]
     fn check_game(
         &self,
@@ -181,6 +184,7 @@ impl Record {
         turn: Option<&str>,
         from_start: bool,
         crawford_game: bool,
+        canonical: bool,
     ) -> PyResult<Option<OutcomeFacts>> {
         let game = self.text.games.get(index).ok_or_else(|| {
             pyo3::exceptions::PyIndexError::new_err(format!("no game at index {index}"))
@@ -200,44 +204,31 @@ impl Record {
             from_start,
             crawford_game,
         };
-        let Some(outcome) = check_game(game, &start, &rules.rules) else {
+        let Some(outcome) = check_game(game, &start, &rules.rules, canonical) else {
             return Ok(None);
         };
         let standing = cube_facts(outcome.standing);
-        Ok(Some(match outcome.ending {
+        let (doubled, cells) = (outcome.doubled, outcome.cells);
+        let cells = cells
+            .into_iter()
+            .map(|(side, text)| (side.letter(), text))
+            .collect();
+        let (kind, winner, points, white, black) = match outcome.ending {
             Ending::BoreOff {
                 winner,
                 white,
                 black,
-            } => (
-                "bore_off",
-                Some(winner.letter()),
-                None,
-                Some(white),
-                Some(black),
-                standing,
-                outcome.doubled,
-            ),
-            Ending::Draw => ("draw", None, None, None, None, standing, outcome.doubled),
-            Ending::Drop { winner } => (
-                "drop",
-                Some(winner.letter()),
-                None,
-                None,
-                None,
-                standing,
-                outcome.doubled,
-            ),
-            Ending::Resigned { winner, value } => (
-                "resigned",
-                Some(winner.letter()),
-                Some(value),
-                None,
-                None,
-                standing,
-                outcome.doubled,
-            ),
-        }))
+            } => ("bore_off", Some(winner), None, Some(white), Some(black)),
+            Ending::Draw => ("draw", None, None, None, None),
+            Ending::Drop { winner } => ("drop", Some(winner), None, None, None),
+            Ending::Resigned { winner, value } => {
+                ("resigned", Some(winner), Some(value), None, None)
+            }
+        };
+        let winner = winner.map(Side::letter);
+        Ok(Some((
+            kind, winner, points, white, black, standing, doubled, cells,
+        )))
     }
 }
 

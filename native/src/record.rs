@@ -128,8 +128,12 @@ pub fn py_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
-fn ascii_space(byte: u8) -> bool {
-    py_space(char::from(byte))
+/// Python's `\s` on an ASCII byte.
+pub fn ascii_space(byte: u8) -> bool {
+    matches!(
+        byte,
+        b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1f
+    )
 }
 
 /// Characters that break lines for Python's `splitlines` besides CR and LF, and letters
@@ -352,6 +356,15 @@ fn cell_start_at(line: &[u8], at: usize) -> Option<CellStart> {
     if at > 0 && !ascii_space(line[at - 1]) {
         return None;
     }
+    // The first letters of the cells: a digit, doubles, beavers, raccoons, takes, drops,
+    // wins, losses, illegal.
+    let first = line[at].to_ascii_lowercase();
+    if !matches!(
+        first,
+        b'0'..=b'9' | b'd' | b'b' | b'r' | b't' | b'w' | b'l' | b'i'
+    ) {
+        return None;
+    }
     let found = |end, number| {
         Some(CellStart {
             start: at,
@@ -486,10 +499,9 @@ fn body_start(line: &[u8]) -> usize {
 fn row(game: &mut GameText, number: u32, line: &str) -> Result<(), Declined> {
     let bytes = line.as_bytes();
     let body = body_start(bytes);
-    if bytes[body..]
-        .windows(7)
-        .any(|word| word.eq_ignore_ascii_case(b"illegal"))
-    {
+    let illegal = (body..bytes.len())
+        .any(|at| bytes[at].eq_ignore_ascii_case(&b'i') && word_at(bytes, at, "illegal"));
+    if illegal {
         return Err(Declined::Edit);
     }
     let starts = cell_starts(bytes, body);

@@ -6,6 +6,7 @@
 
 use crate::board::{Dice, Layout, CHECKERS, OFF};
 use crate::judge::{Judge, WrittenMove};
+use crate::notation::play_text;
 use crate::record::{Action, Cell, GameText, Side};
 use crate::record_play::WrittenPlay;
 use crate::variants::{JudgeMode, PlayOptions, TurnRules, Variant};
@@ -68,13 +69,15 @@ pub enum Ending {
     Resigned { winner: Side, value: u64 },
 }
 
-/// A game that passed: its ending, the cube it was played for then, and whether a double
-/// was offered (the Jacoby rule).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A game that passed: its ending, the cube it was played for then, whether a double was
+/// offered (the Jacoby rule), and, when asked for, the canonical text of each cell but the
+/// `Wins` lines (as `canonical_actions` and `mat_writer` write them).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Outcome {
     pub ending: Ending,
     pub standing: Option<Cube>,
     pub doubled: bool,
+    pub cells: Vec<(Side, String)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,10 +110,17 @@ struct Game<'a> {
     extra_turn_for: Option<Side>,
     finish: Option<(Layout, Layout)>,
     ending: Option<Ending>,
+    cells: Option<Vec<(Side, String)>>,
 }
 
-/// The outcome of `game` from `start`, or None when Python must check it.
-pub fn check_game(game: &GameText, start: &GameStart, rules: &MatchRules) -> Option<Outcome> {
+/// The outcome of `game` from `start` (with its canonical cells when `canonical`), or None
+/// when Python must check it.
+pub fn check_game(
+    game: &GameText,
+    start: &GameStart,
+    rules: &MatchRules,
+    canonical: bool,
+) -> Option<Outcome> {
     let mut state = Game {
         rules,
         crawford_game: start.crawford_game,
@@ -125,6 +135,7 @@ pub fn check_game(game: &GameText, start: &GameStart, rules: &MatchRules) -> Opt
         extra_turn_for: None,
         finish: None,
         ending: None,
+        cells: canonical.then(Vec::new),
     };
     let first_roll = game
         .cells
@@ -138,6 +149,7 @@ pub fn check_game(game: &GameText, start: &GameStart, rules: &MatchRules) -> Opt
         ending: state.ending?,
         standing: state.offer.map(|offer| offer.standing).or(state.cube),
         doubled: state.doubled,
+        cells: state.cells.unwrap_or_default(),
     })
 }
 
@@ -149,30 +161,43 @@ impl Game<'_> {
         }
         let side = cell.side;
         match &cell.action {
-            Action::Roll { dice, play } => self.roll(side, *dice, play, opening),
-            Action::Double { value } => self.double(side, *value),
-            Action::Beaver { value } => self.beaver(side, *value, false),
-            Action::Raccoon { value } => self.beaver(side, *value, true),
+            Action::Roll { dice, play } => return self.roll(side, *dice, play, opening),
+            Action::Double { value } => self.double(side, *value)?,
+            Action::Beaver { value } => self.beaver(side, *value, false)?,
+            Action::Raccoon { value } => self.beaver(side, *value, true)?,
             Action::Take => {
                 let offer = self.answerable(side)?;
                 self.settle(offer, side);
-                Some(())
             }
             Action::Drop => {
                 let offer = self.answerable(side)?;
                 self.ending = Some(Ending::Drop { winner: offer.by });
                 self.cube = Some(offer.standing);
                 self.offer = None;
-                Some(())
             }
             Action::Win { value, .. } => {
                 self.ending = Some(Ending::Resigned {
                     winner: side,
                     value: *value,
                 });
-                Some(())
+                return Some(());
             }
-            Action::Loss => None,
+            Action::Loss => return None,
+        }
+        self.write(side, || match &cell.action {
+            Action::Double { value } => format!(" Doubles => {value}"),
+            Action::Beaver { value } => format!(" Beavers => {value}"),
+            Action::Raccoon { value } => format!(" Raccoons => {value}"),
+            Action::Take => " Takes".to_owned(),
+            _ => " Drops".to_owned(),
+        });
+        Some(())
+    }
+
+    /// Keep the canonical text of a cell of `side`, when the canonical record is wanted.
+    fn write(&mut self, side: Side, text: impl FnOnce() -> String) {
+        if let Some(cells) = &mut self.cells {
+            cells.push((side, text()));
         }
     }
 
@@ -215,6 +240,16 @@ impl Game<'_> {
         if marks && self.marks_to_warn(moves, &accepted.played, &accepted.owners) {
             return None;
         }
+        let literal = self.rules.judge == JudgeMode::Sequence;
+        self.write(side, || {
+            let text = format!(
+                "{}{}: {}",
+                dice.high,
+                dice.low,
+                play_text(&accepted.steps, literal)
+            );
+            text.trim_end().to_owned()
+        });
         self.after_play(side, accepted.mine, accepted.theirs);
         Some(())
     }

@@ -3,6 +3,7 @@
 //! `24/18*/13`, `6/off(2)` or `13-8`. A text read any other way is left to Python (None).
 
 use crate::judge::WrittenMove;
+use crate::record::ascii_space as space;
 
 /// The play a roll's cell writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,14 +18,6 @@ const BAR: u32 = 25;
 const OFF: u32 = 0;
 /// Longer numbers read as one million, a point no board has (`MAX_POINT_DIGITS`).
 const MAX_POINT_DIGITS: usize = 6;
-
-/// The ASCII characters Python's `\s` matches.
-fn space(byte: u8) -> bool {
-    matches!(
-        byte,
-        b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1f
-    )
-}
 
 /// The play of `body`, the text after a cell's `DD:` (an ASCII row's).
 pub fn parse_play(body: &str) -> Option<WrittenPlay> {

@@ -5,26 +5,22 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
 from notation.records.mat_reader import read_mat
+from notation.records.mat_writer import game_lines, header_lines, join_mat, laid_out, write_mat
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
-from referee.adjudication.game import (
-    GameChecker,
-    GameSetting,
-    Mode,
-    ReplayStep,
-    canonical_actions,
-)
 from referee.adjudication.native_record import NativeGames, NativeRecord, read_natively
+from referee.adjudication.setting import GameSetting, Mode
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
-from referee.bridge import notation_errors, read_position
 from referee.budget import Budget, WorkLimitError, WorkLimits
 from referee.errors import (
     RefereeError,
     TooManyGamesError,
 )
+from referee.notation_errors import notation_errors
 from referee.rules.board import Step
 from referee.rules.cube import MESSAGES, starting_cube_problem
 from referee.rules.match import crawford_status, starting_position
@@ -33,6 +29,9 @@ from referee.rules.position import Position
 from referee.rules.scoring import Stake, Termination, unfinished
 from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant, find_variation
 from vocabulary import IssueCode, Side
+
+if TYPE_CHECKING:
+    from referee.adjudication.game import ReplayStep
 
 _FLAG_VALUES = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 """The spellings real writers use for a flag tag's value (any case)."""
@@ -55,6 +54,8 @@ class Adjudication:
     def canonical(self) -> MatchText:
         """The record with every legal play in canonical text (``write_mat`` renders it);
         built on demand: checking alone does not need it."""
+        from referee.adjudication.game import canonical_actions  # imported late: see the end
+
         games = tuple(
             replace(game, actions=canonical_actions(played, self.literal), findings=())
             for game, played in zip(self.record.games, self.played, strict=True)
@@ -185,6 +186,36 @@ def check_record(
     return _judged(native.skeleton, variant, mode, options, False, budget, native)[0]
 
 
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A record checked in strict mode and written in canonical form, as the archive
+    stores it."""
+
+    verdict: Verdict
+    tags: dict[str, str]
+    canonical: str
+
+
+def check_and_write(
+    text: str,
+    variant: str | None = None,
+    options: Mapping[str, object] | None = None,
+    limits: WorkLimits | None = None,
+) -> Written:
+    """The verdict and the canonical record (``adjudicate`` and ``write_mat`` of its
+    ``canonical``, the same to the byte), each game written as soon as it is checked, and
+    natively where the native core can take the record."""
+    budget = Budget(limits)
+    native = read_natively(text, budget.limits)
+    record = read_record(text, budget.limits) if native is None else native.skeleton
+    verdict, checker = _judged(record, variant, "strict", options, False, budget, native, True)
+    if checker is None:  # a variation the referee cannot check: written as read
+        as_read = read_record(text, budget.limits) if native is not None else record
+        return Written(verdict, record.tags, write_mat(as_read))
+    canonical = join_mat(header_lines(record), checker.canonical_games)
+    return Written(verdict, record.tags, canonical)
+
+
 def _judged(
     record: MatchText,
     variant_name: str | None,
@@ -193,6 +224,7 @@ def _judged(
     replay: bool,
     budget: Budget,
     native: NativeRecord | None = None,
+    writing: bool = False,
 ) -> tuple[Verdict, _MatchChecker | None]:
     """The verdict and the match checker that reached it (None for a variation the referee
     cannot check)."""
@@ -205,7 +237,7 @@ def _judged(
         return _unchecked(record, Mode(mode), warnings), None
     effective = variant.options_with(header_options(record, variant, warnings))
     effective = variant.options_with(options or {}, effective)
-    checker = _MatchChecker(record, variant, effective, Mode(mode), replay, budget, native)
+    checker = _MatchChecker(record, variant, effective, Mode(mode), replay, budget, native, writing)
     games = checker.run()
     verdict = Verdict(
         variant=variant.id,
@@ -252,8 +284,13 @@ class _MatchChecker:
         replay: bool,
         budget: Budget,
         native: NativeRecord | None = None,
+        writing: bool = False,
     ) -> None:
         self.record = record
+        self.writing = writing
+        self.canonical_games: list[list[str]] = []
+        """With ``writing``, each game's lines in the canonical record (instead of keeping
+        every game's plays for ``Adjudication.canonical``)."""
         self.budget = budget
         self.variant = variant
         self.options = options
@@ -379,7 +416,13 @@ class _MatchChecker:
         self.budget.start_game(game.index)
         verdict = None
         if self.native_games is not None:
-            verdict = self.native_games.verdict(game, start, before, setting, self.budget)
+            checked = self.native_games.check(
+                game, start, before, setting, self.budget, self.writing
+            )
+            if checked is not None:
+                verdict, cells = checked
+                if self.writing:
+                    self.canonical_games.append(laid_out(game, cells))
         if verdict is None:
             verdict = self.python_check(game, start, before, setting)
         rule = starting_cube_problem(start.cube, self.length == 0, self.options)
@@ -413,11 +456,17 @@ class _MatchChecker:
             if self.python_games is None:
                 self.python_games = read_record(self.native.text, self.budget.limits).games
             game = self.python_games[game.index - 1]
+        from referee.adjudication.game import GameChecker, canonical_actions  # late: see the end
+
         checker = GameChecker(game, start, before, setting, self.replay, self.budget)
         verdict = checker.run()
         if checker.replay is not None:
             self.replays.append(tuple(checker.replay))
-        self.played.append(tuple(checker.played))
+        if self.writing:
+            actions = canonical_actions(checker.played, self.options.judge is Judge.SEQUENCE)
+            self.canonical_games.append(game_lines(replace(game, actions=actions)))
+        else:
+            self.played.append(tuple(checker.played))
         return verdict
 
     def crawford_status(self, index: int, before: tuple[int, int]) -> tuple[bool, bool]:
@@ -441,7 +490,7 @@ class _MatchChecker:
         if game.start is None:
             return position
         try:
-            given = read_position(game.start)
+            given = _read_position(game.start)
         except RefereeError as error:
             issues.append(Issue(IssueCode.INVALID_START_POSITION, error.message, line=game.line))
             return position
@@ -489,3 +538,15 @@ class _MatchChecker:
             winner=self.winner,
             complete=self.winner is not None or (self.length == 0 and all_done),
         )
+
+
+# The Python game checker (with the judge, the move generator and the position notation)
+# is imported where a game needs it: ``check`` of a record the native core passes whole
+# never does, and a command-line check's time is mostly its imports.
+
+
+def _read_position(text: str) -> Position:
+    """A game's start position (``bridge.read_position``, imported when a record has one)."""
+    from referee.bridge import read_position
+
+    return read_position(text)

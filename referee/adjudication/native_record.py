@@ -15,8 +15,9 @@ from types import ModuleType
 from typing import Any
 
 from notation.records.mat_reader import read_comments
+from notation.records.mat_writer import Cell
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
-from referee.adjudication.game import GameSetting
+from referee.adjudication.setting import GameSetting
 from referee.adjudication.verdict import GameVerdict
 from referee.budget import Budget, Work, WorkLimits
 from referee.rules import engine
@@ -110,15 +111,17 @@ class NativeGames:
             record.hits_marked,
         )
 
-    def verdict(
+    def check(
         self,
         game: GameText,
         start: Position,
         score_before: tuple[int, int],
         setting: GameSetting,
         budget: Budget,
-    ) -> GameVerdict | None:
-        """The verdict on ``game`` when the native core passes it, else None."""
+        canonical: bool = False,
+    ) -> tuple[GameVerdict, list[Cell]] | None:
+        """The verdict on ``game`` when the native core passes it (and, with ``canonical``,
+        the game's cells as the canonical record writes them), else None."""
         cube = start.cube
         outcome = self.record.handle.check_game(
             game.index - 1,
@@ -129,12 +132,13 @@ class NativeGames:
             _letter(start.turn),
             start.board == start.variant.start_board(),
             setting.crawford_game,
+            canonical,
         )
         if outcome is None:
             return None
         budget.charge(Work.ACTIONS, self.action_counts[game.index - 1])
         recorded = game.actions[-1] if game.actions else None
-        return GameVerdict(
+        verdict = GameVerdict(
             index=game.index,
             number=game.number,
             score_before=score_before,
@@ -144,6 +148,7 @@ class NativeGames:
             recorded_line=None if recorded is None else recorded.line,
             crawford=setting.crawford_game,
         )
+        return verdict, outcome[-1]
 
 
 def _letter(side: Side | None) -> str | None:
@@ -152,7 +157,7 @@ def _letter(side: Side | None) -> str | None:
 
 def _result(variant: type[Variant], setting: GameSetting, outcome: tuple[Any, ...]) -> GameResult:
     """The score of a natively checked game's ending, as ``GameChecker`` scores it."""
-    kind, winner_letter, points, white, black, standing, doubled = outcome
+    kind, winner_letter, points, white, black, standing, doubled, _ = outcome
     cube = None if standing is None else Cube(standing[0], _side(standing[1]))
     stake = CubeState(cube, None, doubled).stake(setting.match_length == 0, setting.options)
     winner = _side(winner_letter)

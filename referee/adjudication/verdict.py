@@ -5,12 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from marshmallow import fields
-
 from notation.records.model import ActionText
 from referee import RULES_REVISION, __version__
 from referee.rules.scoring import GameResult
-from referee.shapes import Shape, dumper
+from referee.shapes import Shape, dumper, fields
 from vocabulary import IssueCode, Side
 
 
@@ -108,7 +106,7 @@ class Verdict:
 
 
 # -- the JSON shapes, written once: these schemas dump the objects above and are what
-# openapi.yaml documents (``referee.api.schemas`` uses them as they are) ------------------
+# openapi.yaml documents (``referee.api.schemas`` nests them through ``schema_of``) --------
 
 
 class IssueSchema(Shape):

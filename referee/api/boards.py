@@ -6,6 +6,7 @@ import hashlib
 
 from flask import Blueprint, Response, request
 
+from referee.api.loading import loaded
 from referee.api.schemas import BoardQuery
 from referee.board_svg import DRAWING, board_svg, changed_points
 from referee.bridge import read_position, write_position
@@ -43,7 +44,7 @@ def position_svg() -> Response:
         304: {description: Not modified (If-None-Match)}
         422: Problem
     """
-    args = BoardQuery().load(request.args.to_dict())
+    args = loaded(BoardQuery, request.args.to_dict())
     position = read_position(args["position"])
     canonical = write_position(position)
     marked = changed_points(args["before"], canonical) if "before" in args else frozenset()

@@ -12,6 +12,7 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMe
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
+from referee.api.loading import loaded
 from referee.errors import InvalidEncodingError
 
 READABLE_CHARSETS = frozenset({"utf-8", "utf8", "us-ascii", "ascii"})
@@ -35,7 +36,7 @@ def check_body() -> None:
             )
 
 
-def json_object(schema: Schema, max_bytes: int | None = None) -> dict[str, Any]:
+def json_object(schema: type[Schema], max_bytes: int | None = None) -> dict[str, Any]:
     """The JSON body, loaded by ``schema``; 413 over ``max_bytes``, 415 when not JSON. The
     bytes received are what counts: a chunked body has no Content-Length."""
     if max_bytes is not None and len(request.get_data(cache=True)) > max_bytes:
@@ -43,8 +44,7 @@ def json_object(schema: Schema, max_bytes: int | None = None) -> dict[str, Any]:
     data = json_body()
     if not isinstance(data, dict):
         raise ValidationError({"body": ["must be a JSON object"]})
-    loaded: dict[str, Any] = schema.load(data)
-    return loaded
+    return loaded(schema, data)
 
 
 def json_body() -> Any:
@@ -73,7 +73,7 @@ def record_text(data: bytes) -> str:
         ) from None
 
 
-def record_body(schema: Schema) -> dict[str, Any]:
+def record_body(schema: type[Schema]) -> dict[str, Any]:
     """A record request: JSON, or the record as a text/plain body with the other fields
     (``variant``, ``mode``, ``allow_invalid``, ``options``) as query parameters."""
     if request.mimetype != "text/plain":
@@ -83,8 +83,7 @@ def record_body(schema: Schema) -> dict[str, Any]:
         if name == "record":
             raise ValidationError({"record": ["the record is the body, not a query parameter"]})
         body[name] = _query_options(value) if name == "options" else value
-    loaded: dict[str, Any] = schema.load(body)
-    return loaded
+    return loaded(schema, body)
 
 
 def _query_options(text: str) -> dict[str, object]:

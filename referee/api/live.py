@@ -54,7 +54,7 @@ def create_live() -> tuple[dict[str, Any], int, dict[str, str]]:
         422: Problem
     """
     host = token_holder(Scope.LIVE_HOST)
-    body = json_object(LiveCreateRequest(), SMALL_BODY)
+    body = json_object(LiveCreateRequest, SMALL_BODY)
     state = live.create(
         archive(),
         host,
@@ -115,7 +115,7 @@ def join_live(live_id: int) -> dict[str, Any]:
         422: Problem
     """
     bot = token_holder(Scope.PLAY)
-    body = json_object(LiveJoinRequest(), SMALL_BODY)
+    body = json_object(LiveJoinRequest, SMALL_BODY)
     return live.join(archive(), live_id, bot, body["seed"])
 
 
@@ -148,7 +148,7 @@ def act_live(live_id: int) -> dict[str, Any]:
         422: Problem
     """
     bot = token_holder(Scope.PLAY)
-    body = json_object(LiveActionRequest(), SMALL_BODY)
+    body = json_object(LiveActionRequest, SMALL_BODY)
     details: dict[str, Any] = {name: body[name] for name in ("play", "value") if name in body}
     return live.act(archive(), live_id, bot, body["ply"], body["action"], details)
 

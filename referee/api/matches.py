@@ -13,8 +13,15 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable, RequestEntityTooLarge
 
 from referee.api.auth import requires
-from referee.api.bodies import has_body, json_body, json_object, record_body, record_text
+from referee.api.bodies import (
+    has_body,
+    json_body,
+    json_object,
+    record_body,
+    record_text,
+)
 from referee.api.limits import check_slot, rate_limited, work_limits
+from referee.api.loading import loaded
 from referee.api.problems import problem_body
 from referee.api.schemas import (
     MatchDetailQuery,
@@ -89,7 +96,7 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         422: Problem
         503: Problem
     """
-    body = record_body(MatchSubmitRequest())
+    body = record_body(MatchSubmitRequest)
     result = submit(
         archive(),
         body["record"],
@@ -181,7 +188,7 @@ def import_matches() -> dict[str, Any]:
             results.append(_refused(label, reason))
             continue
         try:
-            body = MatchSubmitRequest().load(entry)
+            body = loaded(MatchSubmitRequest, entry)
             result = submit(
                 archive(),
                 body["record"],
@@ -232,7 +239,7 @@ def _refused(label: str, reason: dict[str, Any]) -> dict[str, Any]:
 
 def match_query(values: Mapping[str, str]) -> MatchQuery:
     """The archive query of the list parameters (the API's query string, the page's form)."""
-    args = MatchListQuery().load(dict(values))
+    args = loaded(MatchListQuery, dict(values))
     return MatchQuery(
         player=args.get("player"),
         event=args.get("event"),
@@ -323,7 +330,7 @@ def get_match(match_id: int) -> Response | dict[str, Any]:
         406: Problem
         422: Problem
     """
-    args = MatchDetailQuery().load(request.args.to_dict())
+    args = loaded(MatchDetailQuery, request.args.to_dict())
     row = stored_match(archive(), match_id)
     if "format" in args:
         text = row["canonical"] if args["format"] == "canonical" else row["original"]
@@ -398,5 +405,5 @@ def recheck_match(match_id: int) -> dict[str, Any]:
         429: Problem
         503: Problem
     """
-    body = json_object(RecheckRequest()) if has_body() else RecheckRequest().load({})
+    body = json_object(RecheckRequest) if has_body() else loaded(RecheckRequest, {})
     return check_stored(archive(), match_id, body["mode"], body["options"], work_limits())

@@ -22,6 +22,7 @@ from referee.api import create_app, schemas
 from referee.api.reference import SPEC_PATH
 from referee.live_shapes import DiceProof, LiveState
 from referee.plays_service import CheckResponse
+from referee.shapes import schema_of
 from referee.web import PAGES
 
 UNDOCUMENTED = {"static", *PAGES}
@@ -29,9 +30,9 @@ SCHEMAS = {
     "PositionRequest": schemas.PositionRequest,
     "CheckRequest": schemas.CheckRequest,
     "LegalResponse": schemas.LegalResponse,
-    "CheckResponse": CheckResponse,
+    "CheckResponse": schema_of(CheckResponse),
     "RecordCheckRequest": schemas.RecordCheckRequest,
-    "Verdict": VerdictSchema,
+    "Verdict": schema_of(VerdictSchema),
     "MatchSubmitRequest": schemas.MatchSubmitRequest,
     "MatchSubmitResponse": schemas.MatchSubmitResponse,
     "ImportResponse": schemas.ImportResponse,
@@ -45,8 +46,8 @@ SCHEMAS = {
     "LiveCreateRequest": schemas.LiveCreateRequest,
     "LiveJoinRequest": schemas.LiveJoinRequest,
     "LiveActionRequest": schemas.LiveActionRequest,
-    "LiveState": LiveState,
-    "DiceProof": DiceProof,
+    "LiveState": schema_of(LiveState),
+    "DiceProof": schema_of(DiceProof),
     "Problem": schemas.ProblemSchema,
 }
 

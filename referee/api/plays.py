@@ -40,7 +40,7 @@ def legal_plays() -> dict[str, Any]:
         422: Problem
         429: Problem
     """
-    body = json_object(PositionRequest(), MAX_TEXT)
+    body = json_object(PositionRequest, MAX_TEXT)
     plays = PlaysService(body["position"], body["options"]).legal()
     return {"count": len(plays), "plays": [play.to_json() for play in plays]}
 
@@ -71,5 +71,5 @@ def check_play() -> dict[str, Any]:
         422: Problem
         429: Problem
     """
-    body = json_object(CheckRequest(), MAX_TEXT)
+    body = json_object(CheckRequest, MAX_TEXT)
     return PlaysService(body["position"], body["options"]).check(body["play"]).to_json()

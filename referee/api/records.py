@@ -52,7 +52,7 @@ def check_record() -> dict[str, Any]:
         429: Problem
         503: Problem
     """
-    body = record_body(RecordCheckRequest())
+    body = record_body(RecordCheckRequest)
     verdict = verdict_on(
         body["record"], body["variant"], body["mode"], body["options"], limits=work_limits()
     )

@@ -84,7 +84,7 @@ def convert() -> dict[str, Any]:
         415: Problem
         422: Problem
     """
-    body = json_object(ConvertRequest(), 64 * 1024)
+    body = json_object(ConvertRequest, 64 * 1024)
     position, result = convert_position(body["position"], body["to"])
     return {"position": position, "to": body["to"], "result": result}
 

@@ -8,6 +8,7 @@ from referee.adjudication.verdict import IssueSchema, VerdictSchema
 from referee.dice import CLIENT_SEED
 from referee.live_shapes import LIVE_ACTIONS
 from referee.plays_service import LegalPlay
+from referee.shapes import schema_of
 
 MAX_TEXT = 64 * 1024
 
@@ -40,7 +41,7 @@ class CheckRequest(PositionRequest):
 
 class LegalResponse(Schema):
     count = fields.Integer(required=True)
-    plays = fields.List(fields.Nested(LegalPlay), required=True)
+    plays = fields.List(fields.Nested(schema_of(LegalPlay)), required=True)
 
 
 class RecordCheckRequest(RequestSchema):
@@ -80,7 +81,7 @@ class MatchSubmitResponse(Schema):
     id = fields.Integer(required=True)
     sha256 = fields.String(required=True)
     duplicate = fields.Boolean(required=True)
-    verdict = fields.Nested(VerdictSchema, required=True)
+    verdict = fields.Nested(schema_of(VerdictSchema), required=True)
 
 
 class ImportResult(Schema):
@@ -115,7 +116,7 @@ class StoredMatchSchema(Schema):
 
 class StoredMatchDetail(StoredMatchSchema):
     options = fields.Dict(required=True)
-    verdict = fields.Nested(VerdictSchema, required=True)
+    verdict = fields.Nested(schema_of(VerdictSchema), required=True)
 
 
 class MatchPage(Schema):
@@ -177,7 +178,7 @@ class ReplayAction(Schema):
     position_before = fields.String(required=True)
     position_after = fields.String(required=True)
     line = fields.Integer(required=True)
-    error = fields.Nested(IssueSchema)
+    error = fields.Nested(schema_of(IssueSchema))
 
 
 class ReplayResponse(Schema):

@@ -73,6 +73,10 @@ class Options:
     crawford: bool = True
 
 
+DEFAULT_OPTIONS = Options()
+"""Every default (immutable, so one instance serves every request that sets nothing)."""
+
+
 def json_value(value: object) -> object:
     """An option's value as JSON: enums by their value."""
     return str(value) if isinstance(value, StrEnum) else value

@@ -15,6 +15,7 @@ from typing import ClassVar
 from referee.errors import InvalidOptionError, UnknownVariantError
 from referee.rules.board import HOME_TOP, Board, layout_from
 from referee.rules.options import (
+    DEFAULT_OPTIONS,
     OPTION_SPECS,
     BlockRule,
     BlockTiming,
@@ -107,7 +108,9 @@ class Variant:
             if name not in cls.option_names:
                 raise InvalidOptionError(f"option {name!r} does not apply to {cls.id}", option=name)
             changes[name] = spec.convert(value)
-        return replace(base or Options(), **changes)  # type: ignore[arg-type]
+        if not changes:  # most requests set no option: the options are shared, not copied
+            return base or DEFAULT_OPTIONS
+        return replace(base or DEFAULT_OPTIONS, **changes)  # type: ignore[arg-type]
 
     @classmethod
     def options_json(cls, options: Options) -> dict[str, object]:

@@ -10,7 +10,10 @@ the same verdict, or the same refusal, with the native core on or off.
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -18,7 +21,7 @@ from typing import Any
 import pytest
 
 from notation.records.model import GameText
-from referee.adjudication import GameVerdict, check_record
+from referee.adjudication import GameVerdict, check_and_write, check_record
 from referee.adjudication.match import _MatchChecker
 from referee.adjudication.native_record import read_natively
 from referee.budget import WorkLimits
@@ -64,9 +67,12 @@ def checked_by_python(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def answer(text: str) -> str:
-    """The verdict JSON of ``check_record``, or the refusal's code."""
+    """The verdict JSON of ``check_record``, then that of ``check_and_write`` with its
+    canonical record; or the refusal's code."""
     try:
-        return json.dumps(check_record(text).to_json())
+        written = check_and_write(text)
+        verdicts = [check_record(text).to_json(), written.verdict.to_json()]
+        return json.dumps(verdicts) + written.canonical
     except RefereeError as error:
         return f"refused: {error.code}"
 
@@ -161,3 +167,22 @@ def test_text_mutations_get_the_same_answer(native: ModuleType, path: Path) -> N
             text = text_mutation(text, rng)
         reference, candidate = by_both(lambda text=text: answer(text))  # type: ignore[misc]
         assert candidate == reference, text
+
+
+def test_a_clean_record_is_checked_without_the_python_game_checker(native: ModuleType) -> None:
+    # Most of a command-line check's time is its imports: a record the native core passes
+    # whole (and without start positions) needs neither the Python game checker nor its
+    # judge and move generator.
+    record = str(require(MAT) / CLEAN)
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "referee.cli", "check", record],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "NARDY_REFEREE_ENGINE": "native"},
+    )
+    loaded = {line.rsplit("|", 1)[1].strip() for line in run.stderr.splitlines() if "|" in line}
+    assert "referee.adjudication.match" in loaded
+    assert "valid" in run.stdout
+    python_checker = {"referee.adjudication.game", "referee.rules.judge", "referee.rules.movegen"}
+    assert loaded & python_checker == set()

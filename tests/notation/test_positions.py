@@ -83,6 +83,15 @@ def test_malformed_strings_name_the_field(text: str, field: str) -> None:
     assert field in raised.value.message
 
 
+def test_a_cell_is_its_count_whatever_the_spelling_and_counts_stay_1_to_15() -> None:
+    # "05W" and "03w" are White's 5 on its 6 point and 3 on its 8, as "5w" and "3w" are.
+    spelled = parse_position(BG_START.replace(",5w,,3w", ",05W,,03w"))
+    assert spelled.cells == parse_position(BG_START).cells
+    for cell in ("0w", "16b", "w", "2"):
+        with pytest.raises(NotationError):
+            parse_position(BG_START.replace("2b,", cell + ",", 1))
+
+
 def codes(text: str) -> set[str]:
     return {problem.code for problem in validate_position(parse_position(text))}
 

@@ -57,6 +57,6 @@ fuzz_target!(|data: &[u8]| {
         crawford_game: false,
     };
     for game in &record.games {
-        let _ = check_game(game, &start, &rules);
+        let _ = check_game(game, &start, &rules, false);
     }
 });

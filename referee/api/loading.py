@@ -1,0 +1,102 @@
+"""Loading request bodies and queries with their marshmallow schemas, fast when it can be.
+
+``loaded(schema, data)`` answers exactly what ``schema().load(data)`` answers. For the
+common body (every field a string or an object of the kinds below, within its limits, no
+unknown key) a plan made once from the schema's own fields gives the same dict without
+marshmallow's per-call machinery; anything else (a missing field, a wrong type, a schema
+with hooks) goes to marshmallow, which words every error. A test holds the two equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any
+
+from marshmallow import RAISE, Schema, fields, missing, validate
+
+Check = Callable[[Any], bool]
+FastLoad = Callable[[Mapping[str, Any]], dict[str, Any] | None]
+
+
+def loaded(schema: type[Schema], data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` loaded (validated) by ``schema``: ValidationError (422) when it does not fit."""
+    fast = _fast_load(schema)
+    result = None if fast is None else fast(data)
+    if result is None:
+        result = _instance(schema).load(data)
+    return result
+
+
+@cache
+def _instance(schema: type[Schema]) -> Schema:
+    """One instance per schema, made once: making one copies every field, which costs more
+    than loading a body with it, and loading keeps no state in the instance."""
+    return schema()
+
+
+@cache
+def _fast_load(schema: type[Schema]) -> FastLoad | None:
+    """The fast plan of ``schema``, or None when one of its parts has none (then
+    marshmallow loads every body)."""
+    instance = _instance(schema)
+    if instance.unknown != RAISE or any(instance._hooks.values()):
+        return None
+    plan = []
+    for name, field in instance.load_fields.items():
+        check = _check(field)
+        if check is None or field.data_key not in (None, name) or field.attribute:
+            return None
+        default = field.load_default
+        plan.append((name, field.required, default, check, isinstance(field, fields.Dict)))
+    names = frozenset(name for name, *_ in plan)
+
+    def load(data: Mapping[str, Any]) -> dict[str, Any] | None:
+        if not names.issuperset(data):
+            return None
+        result: dict[str, Any] = {}
+        for name, required, default, check, is_dict in plan:
+            if name in data:
+                value = data[name]
+                if not check(value):
+                    return None
+                result[name] = dict(value) if is_dict else value
+            elif required:
+                return None
+            elif default is not missing:
+                result[name] = default() if callable(default) else default
+        return result
+
+    return load
+
+
+def _check(field: fields.Field[Any]) -> Check | None:
+    """Whether a value loads as itself through ``field`` (a string, an object with string
+    keys and any values), within its validators; None for a field this plan does not know."""
+    if type(field) is fields.String:
+        limits = [_limit(validator) for validator in field.validators]
+        if any(limit is None for limit in limits):
+            return None
+        checks = [limit for limit in limits if limit is not None]
+        return lambda value: type(value) is str and all(check(value) for check in checks)
+    if type(field) is fields.Dict and not field.validators and field.value_field is None:
+        keys = field.key_field
+        if keys is not None and (type(keys) is not fields.String or keys.validators):
+            return None
+        return lambda value: type(value) is dict and all(type(key) is str for key in value)
+    return None
+
+
+def _limit(validator: object) -> Check | None:
+    """A string validator as a check, for the kinds the plan knows (lengths, choices)."""
+    if type(validator) is validate.Length:
+        low, high, equal = validator.min, validator.max, validator.equal
+        return lambda value: (
+            (low is None or len(value) >= low)
+            and (high is None or len(value) <= high)
+            and (equal is None or len(value) == equal)
+        )
+    if type(validator) is validate.OneOf:
+        choices = validator.choices
+        return lambda value: value in choices
+    return None
