@@ -206,7 +206,7 @@ struct Turn {
     /// Bit p: the blot on point p was hit this turn.
     hits: u32,
     hitting: bool,
-    opposite: [usize; 25],
+    opposite: &'static [usize; 25],
     head_limit: Option<u8>,
     block: Option<BlockRule>,
     block_timing: Option<BlockTiming>,
@@ -222,16 +222,14 @@ impl Turn {
         let opposite = rules.variant.opposite_table();
         let (mut occupied, mut blocked, mut blots) = (0, 0, 0);
         for (cell, &count) in mine.iter().enumerate().skip(1) {
-            if count > 0 {
-                occupied |= 1 << cell;
-            }
+            occupied |= u32::from(count > 0) << cell;
         }
-        for point in 1..=24 {
-            match theirs[opposite[point]] {
-                0 => {}
-                1 if hitting => blots |= 1 << point,
-                _ => blocked |= 1 << point,
-            }
+        // One opposing checker blocks a point unless it can be hit; two always do.
+        let blocking = if hitting { 2 } else { 1 };
+        for (point, &there) in opposite.iter().enumerate().skip(1) {
+            let count = theirs[there];
+            blocked |= u32::from(count >= blocking) << point;
+            blots |= u32::from(hitting && count == 1) << point;
         }
         Turn {
             me: *mine,
@@ -329,7 +327,7 @@ impl Turn {
     fn theirs_now(&self) -> Layout {
         layout_of(theirs_after(
             cells_of(&self.theirs),
-            &self.opposite,
+            self.opposite,
             self.hits,
         ))
     }
@@ -341,7 +339,7 @@ impl Turn {
         if self.block.is_none() || landed == OFF || self.me[landed] != 1 {
             return false;
         }
-        let (me, opposite) = (&self.me, &self.opposite);
+        let (me, opposite) = (&self.me, self.opposite);
         let mut high = opposite[landed];
         let mut low = high;
         while high < 24 && me[opposite[high + 1]] > 0 {
@@ -358,7 +356,7 @@ impl Turn {
         if self.block.is_none() {
             return false;
         }
-        let (me, opposite) = (&self.me, &self.opposite);
+        let (me, opposite) = (&self.me, self.opposite);
         let mut run = 0;
         for q in (1..=24).rev() {
             if me[opposite[q]] > 0 {
@@ -529,7 +527,7 @@ pub struct LegalPlays {
     plays: Vec<(Key, Steps)>,
     /// The opponent's layout at the start of the turn, as the cells of a key.
     theirs: Key,
-    opposite: [usize; 25],
+    opposite: &'static [usize; 25],
 }
 
 impl LegalPlays {
@@ -547,7 +545,7 @@ impl LegalPlays {
     fn boards(&self) -> impl Iterator<Item = (&[Step], Key, Key)> + '_ {
         self.plays.iter().map(|(key, steps)| {
             let hits = ((key >> HIT_SHIFT) as u32) << 1;
-            let theirs = theirs_after(self.theirs, &self.opposite, hits);
+            let theirs = theirs_after(self.theirs, self.opposite, hits);
             (steps.as_slice(), *key, theirs)
         })
     }
