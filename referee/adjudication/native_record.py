@@ -48,6 +48,8 @@ class NativeRecord:
 
     text: str
     skeleton: MatchText
+    action_counts: tuple[int, ...]
+    """How many actions each game has (what checking it natively charges the budget)."""
     handle: Any
     hits_marked: bool
     module: ModuleType
@@ -67,6 +69,7 @@ def read_natively(text: str, limits: WorkLimits) -> NativeRecord | None:
             raise reading_refusal(past_limit(name, getattr(limits, name)), limits)
         return None
     header, starts = read_comments(handle.comments)
+    facts = handle.games()
     games = tuple(
         GameText(
             index=index,
@@ -82,10 +85,11 @@ def read_natively(text: str, limits: WorkLimits) -> NativeRecord | None:
             ),
             start=starts.get(index),
         )
-        for index, (number, line, players, score, _, wins) in enumerate(handle.games(), start=1)
+        for index, (number, line, players, score, _, wins) in enumerate(facts, start=1)
     )
     skeleton = MatchText(header.tags, header.comments, handle.match_length, games)
-    return NativeRecord(text, skeleton, handle, handle.hits_marked, native)
+    counts = tuple(count for _, _, _, _, count, _ in facts)
+    return NativeRecord(text, skeleton, counts, handle, handle.hits_marked, native)
 
 
 class NativeGames:
@@ -96,7 +100,6 @@ class NativeGames:
         self, record: NativeRecord, variant: type[Variant], options: Options, money: bool
     ) -> None:
         self.record = record
-        self.action_counts = [count for _, _, _, _, count, _ in record.handle.games()]
         self.rules = record.module.MatchRules(
             variant.id,
             str(options.head_exception),
@@ -140,7 +143,7 @@ class NativeGames:
         )
         if outcome is None:
             return None
-        budget.charge(Work.ACTIONS, self.action_counts[game.index - 1])
+        budget.charge(Work.ACTIONS, self.record.action_counts[game.index - 1])
         recorded = game.actions[-1] if game.actions else None
         verdict = GameVerdict(
             index=game.index,
