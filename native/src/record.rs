@@ -191,7 +191,10 @@ fn lines(text: &str) -> impl Iterator<Item = &str> {
         if rest.is_empty() {
             return None;
         }
-        let end = rest.find(['\r', '\n']).unwrap_or(rest.len());
+        let end = rest
+            .bytes()
+            .position(|b| b == b'\r' || b == b'\n')
+            .unwrap_or(rest.len());
         let line = &rest[..end];
         let skip = match rest.as_bytes().get(end) {
             Some(b'\r') if rest.as_bytes().get(end + 1) == Some(&b'\n') => 2,
@@ -320,6 +323,13 @@ fn run(line: &[u8], at: usize, accept: impl Fn(u8) -> bool) -> usize {
         .map_or(0, |rest| rest.iter().take_while(|&&b| accept(b)).count())
 }
 
+/// The value of ASCII digits (at most nine of them, so no overflow).
+pub fn digits_value(digits: &[u8]) -> u32 {
+    digits
+        .iter()
+        .fold(0, |value, digit| value * 10 + u32::from(digit - b'0'))
+}
+
 /// Whether `line[at..]` starts with `word`, ignoring ASCII case.
 fn word_at(line: &[u8], at: usize, word: &str) -> bool {
     line.get(at..at + word.len())
@@ -338,7 +348,7 @@ fn match_line(line: &str) -> Option<u32> {
     if !(1..=5).contains(&digits) {
         return None;
     }
-    let length = line[at..at + digits].parse().ok()?;
+    let length = digits_value(&bytes[at..at + digits]);
     at += digits;
     for word in ["point", "match"] {
         let spaces = run(bytes, at, ascii_space);
@@ -367,7 +377,7 @@ fn game_line(line: &str) -> Option<u32> {
         return None;
     }
     at += spaces;
-    let number = line[at..at + digits].parse().ok()?;
+    let number = digits_value(&bytes[at..at + digits]);
     at += digits;
     (at + run(bytes, at, ascii_space) == bytes.len()).then_some(number)
 }
@@ -491,7 +501,7 @@ fn score_number(text: &str) -> Option<(u32, usize)> {
         Some(&b) if ascii_space(b) => end + 1,
         Some(_) => return None,
     };
-    Some((text[spaces..end].parse().ok()?, used))
+    Some((digits_value(&bytes[spaces..end]), used))
 }
 
 /// A player's name, stripped, without GridGammon's `,rating` (`,\s*[\d.]+$`).
@@ -528,8 +538,10 @@ fn body_start(line: &[u8]) -> usize {
 fn row(game: &mut GameText, number: u32, line: &str) -> Result<(), Declined> {
     let bytes = line.as_bytes();
     let body = body_start(bytes);
-    let illegal = (body..bytes.len())
-        .any(|at| bytes[at].eq_ignore_ascii_case(&b'i') && word_at(bytes, at, "illegal"));
+    // `b | 0x20` lowers ASCII letters (and maps only `I` and `i` to `i`): a loop the
+    // compiler can run over many bytes at once.
+    let illegal =
+        (body..bytes.len()).any(|at| (bytes[at] | 0x20) == b'i' && word_at(bytes, at, "illegal"));
     if illegal {
         return Err(Declined::Edit);
     }
@@ -610,7 +622,7 @@ fn whole_number(text: &[u8], at: usize, most: usize) -> Option<u64> {
     if !(1..=most).contains(&digits) || !rest_blank {
         return None;
     }
-    std::str::from_utf8(&text[at..end]).ok()?.parse().ok()
+    Some(u64::from(digits_value(&text[at..end])))
 }
 
 /// `(wins|losses)\s+(\d{1,9})\s+points?(\s+and\s+the\s+match)?\s*$`.
@@ -626,10 +638,7 @@ fn result_cell(text: &[u8]) -> Option<Action> {
         return None;
     }
     at += spaces;
-    let value: u64 = std::str::from_utf8(&text[at..at + digits])
-        .ok()?
-        .parse()
-        .ok()?;
+    let value = u64::from(digits_value(&text[at..at + digits]));
     at += digits;
     let spaces = run(text, at, ascii_space);
     if spaces == 0 || !word_at(text, at + spaces, "point") {

@@ -3,7 +3,7 @@
 //! `24/18*/13`, `6/off(2)` or `13-8`. A text read any other way is left to Python (None).
 
 use crate::judge::WrittenMove;
-use crate::record::ascii_space as space;
+use crate::record::{ascii_space as space, digits_value};
 
 /// The play a roll's cell writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +47,7 @@ pub fn parse_play(body: &str) -> Option<WrittenPlay> {
 /// `\s*(?:(?:\d{1,2}|bar)/(?:\d{1,2}|off)\*?(?:\s+|$))+` as a whole: its moves.
 fn simple_play(body: &[u8]) -> Option<Vec<WrittenMove>> {
     let mut at = body.iter().take_while(|&&b| space(b)).count();
-    let mut moves = Vec::new();
+    let mut moves = Vec::with_capacity(4);
     if at == body.len() {
         return None;
     }
@@ -77,8 +77,9 @@ fn simple_point(text: &[u8], word: &str, value: u32) -> Option<(u32, usize)> {
         return Some((value, word.len()));
     }
     let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
-    let number = std::str::from_utf8(&text[..digits]).ok()?.parse().ok()?;
-    (1..=2).contains(&digits).then_some((number, digits))
+    (1..=2)
+        .contains(&digits)
+        .then(|| (digits_value(&text[..digits]), digits))
 }
 
 /// One token of the general reader: a chain of points (`24/18*/13`, `13-8`), a leading or
@@ -131,7 +132,7 @@ fn chain_point(text: &[u8]) -> Option<(u32, usize)> {
     let digits = text.iter().take_while(|b| b.is_ascii_digit()).count();
     if digits > 0 {
         let value = if digits <= MAX_POINT_DIGITS {
-            std::str::from_utf8(&text[..digits]).ok()?.parse().ok()?
+            digits_value(&text[..digits])
         } else {
             10u32.pow(MAX_POINT_DIGITS as u32)
         };
@@ -153,6 +154,6 @@ fn repeat_count(text: &[u8]) -> Option<usize> {
         return None;
     }
     let shown = &inner[..inner.len().min(MAX_POINT_DIGITS)];
-    let count: usize = std::str::from_utf8(shown).ok()?.parse().ok()?;
-    (1..=15).contains(&count).then_some(count)
+    let count = digits_value(shown);
+    (1..=15).contains(&count).then_some(count as usize)
 }
