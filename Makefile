@@ -41,11 +41,15 @@ endif
 
 install: $(STAMP) native
 
-# A bounded fuzzing run of the native core (not in CI): cargo-fuzz needs the nightly toolchain.
+# Bounded fuzzing runs of the native core (not in CI): cargo-fuzz needs the nightly toolchain.
+# The record reader starts from the shared corpus's records (copied into native/fuzz/corpus/,
+# which git ignores).
 FUZZ_SECONDS ?= 60
 fuzz:
 	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 	cd native && cargo +nightly fuzz run judge -- -max_total_time=$(FUZZ_SECONDS)
+	mkdir -p native/fuzz/corpus/record && cp ../shared/corpus/mat/*.mat native/fuzz/corpus/record/
+	cd native && cargo +nightly fuzz run record -- -max_total_time=$(FUZZ_SECONDS) -max_len=20000
 
 lint: install
 	$(BIN)/ruff check .

@@ -1,6 +1,7 @@
-"""Peak memory (VmHWM) of gunicorn workers: checking the largest corpus record, and
-importing 10,000 games (the 2,000 OpenSpiel games as five money sessions with different
-headers). Linux only: reads /proc. Run with ``.venv/bin/python benchmarks/memory.py``."""
+"""Peak memory (VmHWM) of gunicorn workers: checking the largest corpus record, checking a
+2,000-game record (the OpenSpiel games as one money session), and importing 10,000 games
+(those games as five money sessions with different headers). Linux only: reads /proc. Run
+with ``.venv/bin/python benchmarks/memory.py``."""
 
 from __future__ import annotations
 
@@ -46,6 +47,13 @@ def main() -> None:
             for _ in range(20):
                 server.json("POST", "/v1/records/check", {"record": record})
             report(f"checking {largest.name} ({largest.stat().st_size} B) x20", server)
+            session = openspiel_money_session(games)
+            started = time.perf_counter()
+            for _ in range(2):
+                answer = server.json("POST", "/v1/records/check", {"record": session})
+                assert answer["valid"], answer
+            seconds = (time.perf_counter() - started) / 2
+            report(f"checking a 2,000-game session x2 ({seconds:.1f} s each)", server)
             started = time.perf_counter()
             for number in range(1, 6):
                 session = openspiel_money_session(games, event=f"OpenSpiel session {number}")

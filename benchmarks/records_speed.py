@@ -1,9 +1,12 @@
 """Records speed: checking the corpus, and a 2,000-game money session, against gnubg.
 
 Builds a ``0 point match`` from the shared OpenSpiel games (tests/corpus.py), times our
-adjudication of it and of the 44 corpus records, and, where the ``gnubg`` package is
-installed, gnubg's own ``import mat`` of the same files (which also validates every move);
-each under every engine available (Python, and native when built). Last, whole processes:
+checking of it and of the 44 corpus records, and, where the ``gnubg`` package is installed,
+gnubg's own ``import mat`` of the same files (which also validates every move); each under
+every engine available (Python, and native when built). Three ways to check are timed:
+``check_record`` (the verdict alone: ``check`` and ``/v1/records/check``; with the native
+core, its record fast path), ``check_and_write`` (verdict and canonical record: imports)
+and ``adjudicate`` (the full Python path that replays use). Last, whole processes:
 ``nardy-referee check`` of a 400-game money session against a Python process that imports
 gnubg and runs ``import mat`` of the same file (best of three each).
 """
@@ -21,7 +24,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee.adjudication import adjudicate
+from referee.adjudication import adjudicate, check_and_write, check_record
 from referee.rules import engine
 from tests.corpus import MAT, openspiel_money_session, read_jsonl
 
@@ -69,7 +72,14 @@ def best_process_seconds(argv: list[str], environment: dict[str, str]) -> float:
 
 
 def whole_processes(games: list[dict[str, Any]]) -> None:
-    """``nardy-referee check`` of a money session vs gnubg's ``import mat``, as processes."""
+    """``nardy-referee check`` of a money session vs gnubg's ``import mat``, as processes.
+
+    Our modules are compiled to bytecode first, as an installed program's are (pip compiles
+    at install; gnubg is compiled C): a process that compiles every module it imports
+    (``PYTHONDONTWRITEBYTECODE`` on an editable checkout) measures the compiler instead."""
+    root = Path(__file__).resolve().parents[1]
+    packages = [str(root / name) for name in ("referee", "notation", "vocabulary")]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *packages], check=True)
     bin_dir = Path(sys.executable).parent
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "money_session_400.mat"
@@ -110,30 +120,34 @@ def main() -> None:
     whole_processes(games)
 
 
-def in_process(corpus: list[Path], texts: list[str], games: list[dict[str, Any]]) -> None:
-    ours = timed(lambda: [adjudicate(text) for text in texts])
-    print(f"corpus: {len(corpus)} records checked in {ours:.2f} s")
-    theirs = gnubg_import_seconds(corpus)
-    if theirs is not None:
-        print(f"gnubg import mat of the corpus: {theirs:.2f} s; ours / gnubg = {ours / theirs:.2f}")
+WAYS: dict[str, Callable[[str], object]] = {
+    "check_record": check_record,
+    "check_and_write": check_and_write,
+    "adjudicate": adjudicate,
+}
 
+
+def in_process(corpus: list[Path], texts: list[str], games: list[dict[str, Any]]) -> None:
+    corpus_seconds = gnubg_import_seconds(corpus)
     turns = sum(len(game["turns"]) for game in games)
     session = openspiel_money_session(games)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "openspiel_money_session.mat"
         path.write_text(session)
-        seconds = timed(lambda: adjudicate(session))
+        session_seconds = gnubg_import_seconds([path])
+    if corpus_seconds is not None and session_seconds is not None:
+        print(f"gnubg import mat: corpus {corpus_seconds:.2f} s, session {session_seconds:.2f} s")
+    for name, way in WAYS.items():
+        ours = timed(lambda way=way: [way(text) for text in texts])  # type: ignore[misc]
+        ratio = f" (ours / gnubg = {ours / corpus_seconds:.2f})" if corpus_seconds else ""
+        print(f"  {name}: {len(corpus)} corpus records in {ours:.3f} s{ratio}")
+        seconds = timed(lambda way=way: way(session))  # type: ignore[misc]
+        ratio = f" (ours / gnubg = {seconds / session_seconds:.2f})" if session_seconds else ""
         print(
-            f"money session: {len(games)} games, {turns:,} turns,"
-            f" {len(session) / 1e6:.1f} MB checked in {seconds:.2f} s"
-            f" = {turns / seconds:,.0f} turns/s"
+            f"  {name}: money session of {len(games)} games, {turns:,} turns,"
+            f" {len(session) / 1e6:.1f} MB in {seconds:.2f} s"
+            f" = {turns / seconds:,.0f} turns/s{ratio}"
         )
-        theirs = gnubg_import_seconds([path])
-        if theirs is not None:
-            print(
-                f"gnubg import mat of the session: {theirs:.2f} s;"
-                f" ours / gnubg = {seconds / theirs:.2f}"
-            )
 
 
 if __name__ == "__main__":

@@ -6,6 +6,13 @@ turns/s for replaying the 2,000 OpenSpiel games, and, where ``gnubg_nn`` is inst
 ``moves`` on the same positions and the ratio. "packed" is the native module called
 directly (plays as packed bytes, as gnubg_nn answers with position ids); the engines'
 figures include building the Python ``Play`` objects every caller gets.
+
+Same work: gnubg_nn's ``moves`` also keeps only maximal plays, one per distinct resulting
+board; the script checks that both find the same number of plays over the positions.
+Plain ``moves`` answers each board's key only; ``verbose=1`` adds its steps, which is the
+information our packed plays carry. gnubg_nn and the native module take turns round by
+round (the best of ``PEER_ROUNDS`` each), so that a load coming and going on a shared
+machine weighs on both alike.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from types import ModuleType
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.rules import engine
-from referee.rules.board import Board
+from referee.rules.board import Board, Play
 from referee.rules.judge import PlayJudge
 from referee.rules.movegen import legal_plays
 from referee.rules.options import Options
@@ -29,16 +36,25 @@ from vocabulary import Move, Side
 
 OPTIONS = Options()
 ROUNDS = 3
+PEER_ROUNDS = 15
+"""Rounds of the side-by-side enumeration with gnubg_nn (each round takes milliseconds)."""
 
 
-def best_rate(count: int, work: Callable[[], None]) -> float:
+def best_rate(count: int, work: Callable[[], object]) -> float:
     """Items per second of the fastest of ``ROUNDS`` runs."""
-    best = float("inf")
-    for _ in range(ROUNDS):
-        start = time.perf_counter()
-        work()
-        best = min(best, time.perf_counter() - start)
-    return count / best
+    return best_rates(count, {"": work}, ROUNDS)[""]
+
+
+def best_rates(count: int, works: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:
+    """Items per second of each work's fastest run, the works taking turns round by round
+    so that a load coming and going on a shared machine weighs on all of them alike."""
+    best = dict.fromkeys(works, float("inf"))
+    for _ in range(rounds):
+        for name, work in works.items():
+            start = time.perf_counter()
+            work()
+            best[name] = min(best[name], time.perf_counter() - start)
+    return {name: count / seconds for name, seconds in best.items()}
 
 
 def main() -> None:
@@ -84,29 +100,50 @@ def main() -> None:
         print("gnubg_nn not installed: no comparison")
         return
     boards = [gnubg_nn.boardfromid(r["gnubg_position_id"]) for r in records]
-    dice_list = [r["dice"] for r in records]
-
-    def gnubg_all() -> None:
-        for board, (first, second) in zip(boards, dice_list, strict=True):
-            gnubg_nn.moves(board, first, second)
-
-    theirs = best_rate(len(boards), gnubg_all)
-    print(f"gnubg_nn.moves: {theirs:,.0f} positions/s")
+    pairs = list(zip(boards, (r["dice"] for r in records), strict=True))
+    ours_found = sum(
+        play_count(legal_plays(Backgammon.turn_rules(*i, OPTIONS), *i)) for i in inputs
+    )
+    theirs_found = sum(len(gnubg_nn.moves(board, *dice)) for board, dice in pairs)
+    assert ours_found == theirs_found, (ours_found, theirs_found)
+    print(f"same work: both find {ours_found:,} plays (distinct resulting boards)")
+    side_by_side: dict[str, Callable[[], object]] = {
+        "gnubg_nn.moves": lambda: [gnubg_nn.moves(board, *dice) for board, dice in pairs],
+        "gnubg_nn.moves(verbose=1)": lambda: [
+            gnubg_nn.moves(board, *dice, 1) for board, dice in pairs
+        ],
+    }
     if engine.native is not None:
-        rates["native, packed"] = packed_rate(engine.native, inputs)
-        print(f"[native, packed] enumeration: {rates['native, packed']:,.0f} positions/s")
-    for name, ours in rates.items():
-        print(f"[{name}] ours / gnubg_nn = {ours / theirs:.3f}")
+        side_by_side["native, packed"] = packed_work(engine.native, inputs)
+    peers = best_rates(len(pairs), side_by_side, PEER_ROUNDS)
+    theirs, with_steps = peers.pop("gnubg_nn.moves"), peers.pop("gnubg_nn.moves(verbose=1)")
+    print(f"gnubg_nn.moves: {theirs:,.0f} positions/s (each board's key)")
+    print(f"gnubg_nn.moves(verbose=1): {with_steps:,.0f} positions/s (key and steps)")
+    for name, ours in peers.items():
+        print(f"[{name}] enumeration: {ours:,.0f} positions/s, in turns with gnubg_nn")
+    for name, ours in (rates | peers).items():
+        print(
+            f"[{name}] ours / gnubg_nn = {ours / theirs:.3f}"
+            f" ({ours / with_steps:.3f} against verbose=1)"
+        )
 
 
-def packed_rate(native: ModuleType, inputs: list[tuple[Board, Side, tuple[int, int]]]) -> float:
-    """The native module's own rate: every play's steps and resulting position as packed
-    bytes (gnubg_nn.moves answers with position ids), no Python ``Play`` objects."""
+def play_count(plays: list[Play]) -> int:
+    """How many plays ``legal_plays`` found (gnubg_nn answers nothing, not one empty play,
+    when no die can be played)."""
+    return len(plays) if plays[0].steps else 0
+
+
+def packed_work(
+    native: ModuleType, inputs: list[tuple[Board, Side, tuple[int, int]]]
+) -> Callable[[], object]:
+    """The native module's own enumeration: every play's steps and resulting position as
+    packed bytes (gnubg_nn.moves answers with position ids), no Python ``Play`` objects."""
     calls = [
         (Backgammon.turn_rules(b, s, d, OPTIONS).plain, b.layout(s), b.layout(s.other), d)
         for b, s, d in inputs
     ]
-    return best_rate(len(calls), lambda: [native.legal_plays(*call) for call in calls])
+    return lambda: [native.legal_plays(*call) for call in calls]
 
 
 def engines() -> list[str]:

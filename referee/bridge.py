@@ -7,7 +7,6 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from notation.errors import NotationError
 from notation.ids import from_gnubg_id, from_xgid, to_gnubg_id, to_xgid
 from notation.plays import format_play
 from notation.positions import (
@@ -19,36 +18,13 @@ from notation.positions import (
     validate_position,
 )
 from notation.records.snowie import SnowieBoard
-from referee.errors import InvalidNotationError, InvalidPositionError
+from referee.errors import InvalidPositionError
+from referee.notation_errors import notation_errors
 from referee.rules.board import Board, Step
 from referee.rules.movegen import display_order
 from referee.rules.position import Cube, Position
 from referee.rules.variants import Variant, find_variant
 from vocabulary import BAR, CHECKERS, OFF, CubeOwner, Move, Phase, Side
-
-
-class _NotationErrors:
-    """The one place where the notation's NotationError becomes the referee's
-    InvalidNotationError (keeping the column where the notation knows it). A class, not a
-    ``contextmanager`` generator: every request reads its position through it."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: object
-    ) -> None:
-        if isinstance(error, NotationError):
-            column = {} if error.column is None else {"column": error.column}
-            raise InvalidNotationError(error.message, **column) from None
-
-
-def notation_errors() -> _NotationErrors:
-    """Use as ``with notation_errors():`` around notation calls."""
-    return _NOTATION_ERRORS
-
-
-_NOTATION_ERRORS = _NotationErrors()
 
 
 def read_position(text: str) -> Position:

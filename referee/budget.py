@@ -12,8 +12,9 @@ import time
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 
+from notation.errors import NotationError
 from notation.records.mat_reader import ReadLimits
-from referee.errors import RefereeError
+from referee.errors import RefereeError, TooManyGamesError
 
 
 class Work(StrEnum):
@@ -119,3 +120,11 @@ class Budget:
         if time.monotonic() >= self.deadline:
             what = f"checking took more than {limits.seconds:g} s"
             raise WorkLimitError.naming("seconds", limits, what)
+
+
+def reading_refusal(error: NotationError, limits: WorkLimits) -> RefereeError:
+    """The refusal of a record the reader stopped at a limit (``too_many_<limit>``): too
+    many games, or past a work limit."""
+    if error.code == "too_many_games":
+        return TooManyGamesError(error.message)
+    return WorkLimitError.naming(error.code.removeprefix("too_many_"), limits)

@@ -14,16 +14,16 @@ from typing import TYPE_CHECKING
 from notation.errors import NotationError
 from notation.options import OptionValue, parse_rules_text
 from referee import __version__
-from referee.adjudication import Verdict, adjudicate
+from referee.adjudication import Verdict, check_record
 from referee.budget import OFFLINE
 from referee.errors import RefereeError
-from referee.plays_service import PlaysService
 from referee.rules import engine
 from referee.scopes import Scope
 from vocabulary import Side
 
 if TYPE_CHECKING:
     from referee.bot import RandomStrategy
+    from referee.plays_service import PlaysService
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 DEFAULT_DATABASE = "var/referee.sqlite3"
@@ -142,8 +142,14 @@ def _bot(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _plays(args: argparse.Namespace) -> PlaysService:
+    from referee.plays_service import PlaysService  # the judge only for the plays commands
+
+    return PlaysService(args.position, args.rules)
+
+
 def _legal(args: argparse.Namespace) -> int:
-    plays = PlaysService(args.position, args.rules).legal()
+    plays = _plays(args).legal()
     if args.json:
         print(json.dumps({"count": len(plays), "plays": [p.to_json() for p in plays]}))
         return EXIT_OK
@@ -155,7 +161,7 @@ def _legal(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    answer = PlaysService(args.position, args.rules).check(args.play)
+    answer = _plays(args).check(args.play)
     if args.json:
         print(json.dumps(answer.to_json()))
     elif answer.legal:
@@ -196,7 +202,7 @@ def _check(args: argparse.Namespace) -> int:
             print(f"\r[{number}/{len(files)}] {path.name[:50]:<50}", end="", file=sys.stderr)
         try:
             text = path.read_text(encoding="utf-8-sig")
-            verdict = adjudicate(text, args.variant, args.mode, args.rules, limits=OFFLINE).verdict
+            verdict = check_record(text, args.variant, args.mode, args.rules, limits=OFFLINE)
         except (OSError, UnicodeDecodeError) as error:
             print(f"nardy-referee: {path}: cannot read: {error}", file=sys.stderr)
             status = EXIT_BAD_INPUT

@@ -10,9 +10,9 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from typing import Any
 
-from notation.records.mat_writer import write_mat
 from referee import RULES_REVISION, __version__
-from referee.adjudication import ReplayStep, adjudicate
+from referee.adjudication import adjudicate, check_and_write, check_record
+from referee.adjudication.game import ReplayStep
 from referee.archive import Archive, NewMatch, Rechecked, Stored
 from referee.budget import OFFLINE, WorkLimitError, WorkLimits
 from referee.errors import (
@@ -79,16 +79,16 @@ def checked_match(
         raise InvalidNotationError(
             f"the record is not valid Unicode text: {error.reason}"
         ) from None
-    adjudication = adjudicate(text, variant, "strict", options, limits=limits)
-    verdict = adjudication.verdict
+    written = check_and_write(text, variant, options, limits)
+    verdict = written.verdict
     verdict_json = verdict.to_json()
     if not verdict.valid and not allow_invalid:
         raise InvalidRecordError(
             "the record has errors; send allow_invalid: true to store it anyway",
             verdict=verdict_json,
         )
-    canonical = write_mat(adjudication.canonical)
-    tags = adjudication.record.tags
+    canonical = written.canonical
+    tags = written.tags
     match = verdict.match
     return NewMatch(
         sha256=record_key(canonical, None if verdict.valid else text),
@@ -150,9 +150,9 @@ def recheck(archive: Archive, everything: bool = False) -> Iterator[VerdictChang
     """Check stored matches anew (those of older rules revisions, or ``everything``),
     store their new verdicts and yield what changed for each; stored text is untouched."""
     for row in archive.older_than(None if everything else RULES_REVISION):
-        verdict = adjudicate(
+        verdict = check_record(
             row["original"], row["variant"], "strict", row["options"], limits=OFFLINE
-        ).verdict
+        )
         after = verdict.to_json()
         winner = None if verdict.match.winner is None else str(verdict.match.winner)
         archive.update_verdict(
@@ -244,8 +244,7 @@ def check_stored(
     if verdict is None:
         variant = _known_variant(row)
         with _keeping_refusal(archive, match_id, key):
-            adjudication = adjudicate(row["original"], variant, mode, merged, limits=limits)
-        verdict = adjudication.verdict.to_json()
+            verdict = check_record(row["original"], variant, mode, merged, limits=limits).to_json()
         _keep(archive, match_id, {key: verdict})
         archive.forget_derived(match_id, "check/", MAX_KEPT_CHECKS)
     return verdict  # type: ignore[no-any-return]

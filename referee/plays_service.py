@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from notation.plays import parse_play
-from referee.bridge import notation_errors, play_text, read_position, write_position
+from referee.bridge import play_text, read_position, write_position
 from referee.errors import DiceRequiredError, GameOverError, InvalidNotationError
+from referee.notation_errors import notation_errors
 from referee.rules.board import Play
 from referee.rules.judge import PlayJudge, RuleNote
 from referee.rules.movegen import Reason

@@ -67,11 +67,16 @@ impl Dice {
     }
 }
 
-/// A layout from a slice of 26 counts.
+/// A layout from a slice of 26 counts that place all 15 checkers.
 pub fn layout_from_slice(cells: &[u8]) -> Result<Layout, crate::Error> {
-    cells
+    let layout: Layout = cells
         .try_into()
-        .map_err(|_| crate::Error::InvalidLayout(cells.len()))
+        .map_err(|_| crate::Error::InvalidLayout(cells.len()))?;
+    let checkers = layout.iter().map(|&count| u32::from(count)).sum();
+    if checkers != u32::from(CHECKERS) {
+        return Err(crate::Error::InvalidCheckers(checkers));
+    }
+    Ok(layout)
 }
 
 #[cfg(test)]
@@ -94,6 +99,22 @@ mod tests {
         assert_eq!(
             layout_from_slice(&cells[..25]),
             Err(crate::Error::InvalidLayout(25))
+        );
+    }
+
+    #[test]
+    fn a_layout_places_exactly_15_checkers() {
+        let mut cells = [0u8; CELLS];
+        cells[HEAD] = 14;
+        assert_eq!(
+            layout_from_slice(&cells),
+            Err(crate::Error::InvalidCheckers(14))
+        );
+        cells[HEAD] = 200;
+        cells[OFF] = 100;
+        assert_eq!(
+            layout_from_slice(&cells),
+            Err(crate::Error::InvalidCheckers(300))
         );
     }
 }

@@ -14,6 +14,8 @@ pub enum Error {
     InvalidDice(u8, u8),
     /// A layout without exactly 26 cells (the count given).
     InvalidLayout(usize),
+    /// A layout placing other than 15 checkers (the number placed).
+    InvalidCheckers(u32),
 }
 
 impl fmt::Display for Error {
@@ -25,6 +27,9 @@ impl fmt::Display for Error {
             }
             Error::InvalidDice(first, second) => write!(f, "dice {first}-{second} are not 1 to 6"),
             Error::InvalidLayout(cells) => write!(f, "a layout has 26 cells, not {cells}"),
+            Error::InvalidCheckers(checkers) => {
+                write!(f, "a layout places 15 checkers, not {checkers}")
+            }
         }
     }
 }

@@ -5,8 +5,6 @@
 //! plays come out in the same order (the order alternatives are shown in).
 
 use std::cmp::Reverse;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::board::{Dice, Layout, Play, Step, BAR, CELLS, CHECKERS, HEAD, HOME_TOP, OFF};
 use crate::variants::{BlockRule, BlockTiming, TurnRules};
@@ -41,145 +39,219 @@ pub struct StepFailure {
     pub reason: Reason,
 }
 
-type Key = [u8; 2 * CELLS];
+/// A board reached in a turn, exactly: the mover's 26 counts at four bits a cell (a count is
+/// at most 15) and, above them, one bit per point (1..24) where a blot was hit. The
+/// opponent's checkers move only when hit, and a point is hit at most once a turn, so equal
+/// keys are equal boards and unequal keys unequal boards.
+type Key = u128;
 
-/// A multiply-rotate hash (rustc's Fx) over 8-byte words: the search keys are short byte
-/// strings hashed millions of times, and need no defence against chosen collisions.
-#[derive(Default)]
-struct WordHasher(u64);
+/// Where the hit bits start in a key.
+const HIT_SHIFT: u32 = 4 * CELLS as u32;
 
-const SEED: u64 = 0x517c_c1b7_2722_0a95;
-
-impl WordHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(SEED);
-    }
+/// The key of one checker on `cell`.
+fn unit(cell: usize) -> Key {
+    1 << (4 * cell)
 }
 
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            let mut eight = [0; 8];
-            eight.copy_from_slice(word);
-            self.add(u64::from_le_bytes(eight));
-        }
-        for &byte in words.remainder() {
-            self.add(u64::from(byte));
-        }
-    }
-
-    fn write_usize(&mut self, value: usize) {
-        self.add(value as u64);
-    }
+/// Bits `low..=high` of a point set.
+const fn span(low: usize, high: usize) -> u32 {
+    (u32::MAX >> (31 - high)) & (u32::MAX << low)
 }
 
-type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<WordHasher>>;
+/// The points above the home and the bar: a checker there forbids bearing off.
+const OUTSIDE_HOME: u32 = span(HOME_TOP + 1, BAR);
 
 /// At most four steps, kept without a heap allocation.
 #[derive(Clone, Copy)]
 struct Steps {
     items: [Step; 4],
-    len: usize,
+    len: u8,
 }
 
 impl Steps {
-    fn of(steps: &[Step]) -> Steps {
-        let mut items = [Step {
+    const EMPTY: Steps = Steps {
+        items: [Step {
             from: 0,
             to: 0,
             die: 0,
             hit: false,
-        }; 4];
-        items[..steps.len()].copy_from_slice(steps);
-        Steps {
-            items,
-            len: steps.len(),
-        }
+        }; 4],
+        len: 0,
+    };
+
+    fn push(&mut self, step: Step) {
+        self.items[usize::from(self.len)] = step;
+        self.len += 1;
+    }
+
+    fn pop(&mut self) {
+        self.len -= 1;
+    }
+
+    fn last(&self) -> Option<&Step> {
+        self.as_slice().last()
     }
 
     fn as_slice(&self) -> &[Step] {
-        &self.items[..self.len]
+        &self.items[..usize::from(self.len)]
     }
 }
 
-/// Search results in the order first found: resulting layouts -> (first steps, dice used).
-struct Found {
-    index: FastMap<Key, usize>,
-    entries: Vec<(Key, Steps, usize)>,
+/// Keys in the order first added, each with a value: open addressing with linear probing
+/// over a vector of entries, so the search allocates only when a turn has many boards.
+struct Table<V> {
+    /// 0 = empty, otherwise one more than the index of the entry.
+    slots: Vec<u32>,
+    entries: Vec<(Key, V)>,
 }
 
-/// Room for the plays of most turns without growing (a turn has about 20 leaves).
-const EXPECTED_LEAVES: usize = 64;
+/// Slots of a table at first: kept at most half full, room for the boards of 98 % of the
+/// corpus turns without growing (a median of 10 boards, 156 at the 99th percentile).
+const FIRST_SLOTS: usize = 256;
+
+impl<V> Table<V> {
+    fn new() -> Table<V> {
+        Table {
+            slots: Vec::new(),
+            entries: Vec::new(),
+        }
+    }
+
+    /// The value of `key`, after adding it with `value` if it is new (and whether it was).
+    fn get_or_insert(&mut self, key: Key, value: V) -> (&mut V, bool) {
+        if 2 * self.entries.len() >= self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut slot = spread(key) & mask;
+        loop {
+            let index = match self.slots[slot] {
+                0 => break,
+                taken => taken as usize - 1,
+            };
+            if self.entries[index].0 == key {
+                return (&mut self.entries[index].1, false);
+            }
+            slot = (slot + 1) & mask;
+        }
+        self.entries.push((key, value));
+        self.slots[slot] = self.entries.len() as u32;
+        let (_, value) = self.entries.last_mut().expect("just pushed");
+        (value, true)
+    }
+
+    fn grow(&mut self) {
+        let size = (2 * self.slots.len()).max(FIRST_SLOTS);
+        self.slots.clear();
+        self.slots.resize(size, 0);
+        self.entries.reserve(size / 2 - self.entries.len());
+        let mask = size - 1;
+        for (index, &(key, _)) in self.entries.iter().enumerate() {
+            let mut slot = spread(key) & mask;
+            while self.slots[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            self.slots[slot] = index as u32 + 1;
+        }
+    }
+}
+
+/// A key's slot before masking: a multiply-rotate mix (rustc's Fx constant) of both halves,
+/// its high bits taken (the search's keys need no defence against chosen collisions).
+fn spread(key: Key) -> usize {
+    const SEED: u64 = 0x517c_c1b7_2722_0a95;
+    let (low, high) = (key as u64, (key >> 64) as u64);
+    let mixed = (low.wrapping_mul(SEED).rotate_left(26) ^ high).wrapping_mul(SEED);
+    (mixed >> 32) as usize
+}
+
+/// Search results in the order first found: resulting board -> (first steps, dice used).
+struct Found {
+    table: Table<(Steps, u8)>,
+    best: u8,
+}
 
 impl Found {
     fn new() -> Found {
         Found {
-            index: FastMap::with_capacity_and_hasher(EXPECTED_LEAVES, Default::default()),
-            entries: Vec::with_capacity(EXPECTED_LEAVES),
+            table: Table::new(),
+            best: 0,
         }
     }
 
     /// Keep `steps` for `key` unless the key is known with at least as many dice used.
-    fn offer(&mut self, key: Key, steps: &[Step], used: usize) {
-        match self.index.get(&key) {
-            None => {
-                self.index.insert(key, self.entries.len());
-                self.entries.push((key, Steps::of(steps), used));
-            }
-            Some(&at) if self.entries[at].2 < used => {
-                self.entries[at].1 = Steps::of(steps);
-                self.entries[at].2 = used;
-            }
-            Some(_) => {}
+    fn offer(&mut self, key: Key, steps: &Steps, used: usize) {
+        let used = used as u8;
+        self.best = self.best.max(used);
+        let (entry, new) = self.table.get_or_insert(key, (*steps, used));
+        if !new && entry.1 < used {
+            *entry = (*steps, used);
         }
-    }
-
-    fn best(&self) -> usize {
-        self.entries.iter().map(|entry| entry.2).max().unwrap_or(0)
     }
 }
 
-/// The mutable working state of one turn: both layouts from the mover's side.
+/// The mutable working state of one turn, from the mover's side.
 struct Turn {
     me: Layout,
-    opp: Layout,
+    /// The opponent's layout at the start of the turn (only `hits` change it).
+    theirs: Layout,
+    /// `me` as the cells of a key.
+    cells: Key,
+    /// Bit p: the mover has a checker on point p (1..24) or the bar (25).
+    occupied: u32,
+    /// Bit p: the opponent holds the mover's point p (two checkers, or one without hitting).
+    blocked: u32,
+    /// Bit p: a single opposing checker on the mover's point p that landing there hits.
+    blots: u32,
+    /// Bit p: the blot on point p was hit this turn.
+    hits: u32,
     hitting: bool,
-    opposite: [usize; 25],
+    opposite: &'static [usize; 25],
     head_limit: Option<u8>,
     block: Option<BlockRule>,
     block_timing: Option<BlockTiming>,
     record_every_node: bool,
     found: Found,
-    seen: FastMap<[u8; CELLS + 2], ()>,
+    seen: Table<()>,
 }
 
 impl Turn {
     fn new(rules: &TurnRules, mine: &Layout, theirs: &Layout, head_limit: Option<u8>) -> Turn {
         let timing = rules.block.map(|block| block.timing);
+        let hitting = rules.variant.hitting();
+        let opposite = rules.variant.opposite_table();
+        let (mut occupied, mut blocked, mut blots) = (0, 0, 0);
+        for (cell, &count) in mine.iter().enumerate().skip(1) {
+            occupied |= u32::from(count > 0) << cell;
+        }
+        // One opposing checker blocks a point unless it can be hit; two always do.
+        let blocking = if hitting { 2 } else { 1 };
+        for (point, &there) in opposite.iter().enumerate().skip(1) {
+            let count = theirs[there];
+            blocked |= u32::from(count >= blocking) << point;
+            blots |= u32::from(hitting && count == 1) << point;
+        }
         Turn {
             me: *mine,
-            opp: *theirs,
-            hitting: rules.variant.hitting(),
-            opposite: rules.variant.opposite_table(),
+            theirs: *theirs,
+            cells: cells_of(mine),
+            occupied,
+            blocked,
+            blots,
+            hits: 0,
+            hitting,
+            opposite,
             head_limit,
             block: rules.block.map(|block| block.rule),
             block_timing: timing,
             record_every_node: timing == Some(BlockTiming::EndOfTurn),
             found: Found::new(),
-            seen: FastMap::default(),
+            seen: Table::new(),
         }
     }
 
     fn key(&self) -> Key {
-        let mut key = [0; 2 * CELLS];
-        key[..CELLS].copy_from_slice(&self.me);
-        key[CELLS..].copy_from_slice(&self.opp);
-        key
+        self.cells | (Key::from(self.hits >> 1) << HIT_SHIFT)
     }
 
     fn head_closed(&self, head_used: u8) -> bool {
@@ -205,8 +277,7 @@ impl Turn {
             return Some(Reason::HeadRule);
         }
         if point > die {
-            let count = self.opp[self.opposite[point - die]];
-            if count > 0 && (!self.hitting || count > 1) {
+            if self.blocked & (1 << (point - die)) != 0 {
                 return Some(Reason::BlockedPoint);
             }
             return None;
@@ -224,26 +295,41 @@ impl Turn {
     fn play(&mut self, point: usize, die: usize) -> (usize, bool) {
         let target = point.saturating_sub(die);
         self.me[point] -= 1;
+        if self.me[point] == 0 {
+            self.occupied &= !(1 << point);
+        }
         self.me[target] += 1;
-        let mut hit = false;
-        if target != OFF && self.hitting {
-            let there = self.opposite[target];
-            if self.opp[there] > 0 {
-                self.opp[there] -= 1;
-                self.opp[BAR] += 1;
-                hit = true;
-            }
+        if target != OFF {
+            self.occupied |= 1 << target;
+        }
+        self.cells = self.cells + unit(target) - unit(point);
+        let hit = (self.blots & !self.hits) & (1 << target) != 0;
+        if hit {
+            self.hits |= 1 << target;
         }
         (target, hit)
     }
 
     fn undo(&mut self, point: usize, target: usize, hit: bool) {
-        self.me[point] += 1;
         self.me[target] -= 1;
-        if hit {
-            self.opp[self.opposite[target]] += 1;
-            self.opp[BAR] -= 1;
+        if self.me[target] == 0 {
+            self.occupied &= !(1 << target);
         }
+        self.me[point] += 1;
+        self.occupied |= 1 << point;
+        self.cells = self.cells + unit(point) - unit(target);
+        if hit {
+            self.hits &= !(1 << target);
+        }
+    }
+
+    /// The opponent's layout after this turn's hits.
+    fn theirs_now(&self) -> Layout {
+        layout_of(theirs_after(
+            cells_of(&self.theirs),
+            self.opposite,
+            self.hits,
+        ))
     }
 
     // -- the block rule -----------------------------------------------------------------
@@ -253,7 +339,7 @@ impl Turn {
         if self.block.is_none() || landed == OFF || self.me[landed] != 1 {
             return false;
         }
-        let (me, opposite) = (&self.me, &self.opposite);
+        let (me, opposite) = (&self.me, self.opposite);
         let mut high = opposite[landed];
         let mut low = high;
         while high < 24 && me[opposite[high + 1]] > 0 {
@@ -270,7 +356,7 @@ impl Turn {
         if self.block.is_none() {
             return false;
         }
-        let (me, opposite) = (&self.me, &self.opposite);
+        let (me, opposite) = (&self.me, self.opposite);
         let mut run = 0;
         for q in (1..=24).rev() {
             if me[opposite[q]] > 0 {
@@ -286,45 +372,42 @@ impl Turn {
         false
     }
 
-    /// Whether an opponent checker makes a block whose lowest point is `low` legal.
+    /// Whether an opponent checker makes a block whose lowest point is `low` legal (the
+    /// block rule is nardy's, where nothing is hit: the opponent's layout stays the start's).
     fn opponent_passes(&self, low: usize) -> bool {
         let upto = match self.block {
             Some(BlockRule::Home) => HOME_TOP + 1,
             _ => low,
         };
-        self.opp[OFF..upto].iter().any(|&count| count > 0)
+        self.theirs[OFF..upto].iter().any(|&count| count > 0)
     }
 
     // -- the search ---------------------------------------------------------------------
 
     /// The points (at most `below`) from which `die` may be played now, as a bit set
-    /// (bit p for point p; `highest_first` walks it in the search's order).
+    /// (bit p for point p; `highest_first` walks it in the search's order): `problem`
+    /// for every point at once.
     fn movable(&self, die: usize, head_used: u8, below: usize) -> u32 {
-        let me = &self.me;
-        let skip_head = self.head_closed(head_used);
-        let bearing = self.home_and_below_empty(HOME_TOP + 1, CELLS);
-        let (low, high) = if me[BAR] > 0 { (BAR, BAR) } else { (1, below) };
-        let mut allowed = 0;
-        for (point, &count) in me.iter().enumerate().take(high + 1).skip(low) {
-            if count == 0 || (skip_head && point == HEAD) {
-                continue;
-            }
-            if point > die {
-                let count = self.opp[self.opposite[point - die]];
-                if count > 0 && (!self.hitting || count > 1) {
-                    continue;
-                }
-            } else if !bearing
-                || (point < die && !self.home_and_below_empty(point + 1, HOME_TOP + 1))
-            {
-                continue;
-            }
-            allowed |= 1 << point;
+        let occupied = self.occupied;
+        if occupied & (1 << BAR) != 0 {
+            let open = self.blocked & (1 << (BAR - die)) == 0;
+            return if open { 1 << BAR } else { 0 };
+        }
+        let mut from = occupied & span(1, below);
+        if self.head_closed(head_used) {
+            from &= !(1 << HEAD);
+        }
+        let mut allowed = from & !(self.blocked << die) & !span(0, die);
+        if occupied & OUTSIDE_HOME == 0 && occupied != 0 {
+            // Bearing off: exactly from the die's point, or from the highest point below it.
+            let highest = 31 - occupied.leading_zeros() as usize;
+            let exact_or_highest = (1 << die) | if highest < die { 1 << highest } else { 0 };
+            allowed |= from & exact_or_highest;
         }
         allowed
     }
 
-    fn search(&mut self, dice: &[u8], depth: usize, steps: &mut Vec<Step>, head_used: u8) {
+    fn search(&mut self, dice: &[u8], depth: usize, steps: &mut Steps, head_used: u8) {
         let total = dice.len();
         if self.me[OFF] == CHECKERS {
             self.found.offer(self.key(), steps, total);
@@ -342,11 +425,14 @@ impl Turn {
         }
         let doubles = dice[0] == dice[1];
         if depth > 0 && doubles && !self.hitting {
-            let mut key = [0; CELLS + 2];
-            key[..CELLS].copy_from_slice(&self.me);
-            key[CELLS] = depth as u8;
-            key[CELLS + 1] = head_used;
-            if self.seen.insert(key, ()).is_some() {
+            // Nothing is hit without hitting, so the hit bits are free to hold the rest of
+            // what decides the subtree: the depth and the head checkers used.
+            let state = Key::from(depth as u8) | Key::from(head_used) << 4;
+            if !self
+                .seen
+                .get_or_insert(self.cells | state << HIT_SHIFT, ())
+                .1
+            {
                 return;
             }
         }
@@ -357,7 +443,7 @@ impl Turn {
         };
         let mut points = self.movable(die, head_used, below);
         if depth == 1 && dice[0] < dice[1] && self.block.is_none() {
-            points = not_found_yet(&steps[0], die, points);
+            points = not_found_yet(&steps.items[0], die, points);
         }
         let last = depth == total - 1 && !every_node;
         let mut moved = false;
@@ -388,7 +474,6 @@ impl Turn {
         }
     }
 }
-
 /// In the smaller-die-first order, only the second steps the larger-die-first order has not
 /// found already: continuing the first checker, or bearing off (see the Python engine).
 fn not_found_yet(first: &Step, die: usize, points: u32) -> u32 {
@@ -410,68 +495,170 @@ fn highest_first(mut points: u32) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The cells of the opponent's layout `theirs` after the blots on the mover's points `hits`
+/// went to the bar.
+fn theirs_after(theirs: Key, opposite: &[usize; 25], hits: u32) -> Key {
+    highest_first(hits).fold(theirs, |after, point| {
+        after + unit(BAR) - unit(opposite[point])
+    })
+}
+
 fn search(
     rules: &TurnRules,
     mine: &Layout,
     theirs: &Layout,
     dice: Dice,
     limit: Option<u8>,
-) -> Found {
+) -> Turn {
     let mut turn = Turn::new(rules, mine, theirs, limit);
-    let mut steps = Vec::with_capacity(4);
+    let mut steps = Steps::EMPTY;
     if dice.is_double() {
         turn.search(&[dice.high; 4], 0, &mut steps, 0);
     } else {
         turn.search(&[dice.high, dice.low], 0, &mut steps, 0);
         turn.search(&[dice.low, dice.high], 0, &mut steps, 0);
     }
-    turn.found
+    turn
+}
+
+/// The legal plays of one turn as the search keeps them: each play's steps and the key of
+/// its board, from which both layouts are written out.
+pub struct LegalPlays {
+    plays: Vec<(Key, Steps)>,
+    /// The opponent's layout at the start of the turn, as the cells of a key.
+    theirs: Key,
+    opposite: &'static [usize; 25],
+}
+
+impl LegalPlays {
+    /// How many plays (at least one).
+    pub fn len(&self) -> usize {
+        self.plays.len()
+    }
+
+    /// Never: a turn without a playable die has its one empty play.
+    pub fn is_empty(&self) -> bool {
+        self.plays.is_empty()
+    }
+
+    /// Each play's steps and the cells of the mover's and the opponent's layouts after it.
+    fn boards(&self) -> impl Iterator<Item = (&[Step], Key, Key)> + '_ {
+        self.plays.iter().map(|(key, steps)| {
+            let hits = ((key >> HIT_SHIFT) as u32) << 1;
+            let theirs = theirs_after(self.theirs, self.opposite, hits);
+            (steps.as_slice(), *key, theirs)
+        })
+    }
+
+    /// Each play's steps, the mover's layout after it and the opponent's, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&[Step], Layout, Layout)> + '_ {
+        self.boards()
+            .map(|(steps, mine, theirs)| (steps, layout_of(mine), layout_of(theirs)))
+    }
+
+    /// The size of `write_packed`'s bytes.
+    pub fn packed_len(&self) -> usize {
+        let steps: usize = self.plays.iter().map(|(_, s)| usize::from(s.len)).sum();
+        self.plays.len() * (1 + 2 * CELLS) + 4 * steps
+    }
+
+    /// Every play, one after another into `out` (`packed_len` bytes; for callers across a
+    /// language boundary): the number of steps, four bytes a step (from, to, die, hit),
+    /// then the mover's 26 counts and the opponent's.
+    pub fn write_packed(&self, out: &mut [u8]) {
+        let mut at = 0;
+        for (steps, mine, theirs) in self.boards() {
+            out[at] = steps.len() as u8;
+            at += 1;
+            for step in steps {
+                out[at..at + 4].copy_from_slice(&[
+                    step.from,
+                    step.to,
+                    step.die,
+                    u8::from(step.hit),
+                ]);
+                at += 4;
+            }
+            put_layout(mine, &mut out[at..at + CELLS]);
+            put_layout(theirs, &mut out[at + CELLS..at + 2 * CELLS]);
+            at += 2 * CELLS;
+        }
+    }
+}
+
+/// A layout as the cells of a key.
+fn cells_of(layout: &Layout) -> Key {
+    layout
+        .iter()
+        .rev()
+        .fold(0, |cells, &count| cells << 4 | Key::from(count))
+}
+
+/// The layout whose cells are those of `key`.
+fn layout_of(key: Key) -> Layout {
+    let mut layout = [0; CELLS];
+    put_layout(key, &mut layout);
+    layout
+}
+
+/// Write the 26 cells of `key` as bytes into `out` (26 bytes): eight at a time, each run
+/// of eight four-bit counts spread to eight bytes by three shift-and-mask steps.
+fn put_layout(key: Key, out: &mut [u8]) {
+    for (run, bytes) in out.chunks_mut(8).enumerate() {
+        let mut spread = u64::from((key >> (32 * run)) as u32);
+        spread = (spread | spread << 16) & 0x0000_ffff_0000_ffff;
+        spread = (spread | spread << 8) & 0x00ff_00ff_00ff_00ff;
+        spread = (spread | spread << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+        bytes.copy_from_slice(&spread.to_le_bytes()[..bytes.len()]);
+    }
 }
 
 /// Every legal play of the side with layout `mine` against `theirs`: one per distinct
 /// resulting position, in the Python engine's order; a single empty play when no die can
 /// be played.
-pub fn legal_plays(rules: &TurnRules, mine: &Layout, theirs: &Layout, dice: Dice) -> Vec<Play> {
-    let mut found = search(rules, mine, theirs, dice, rules.head_limit);
+pub fn legal(rules: &TurnRules, mine: &Layout, theirs: &Layout, dice: Dice) -> LegalPlays {
+    let mut turn = search(rules, mine, theirs, dice, rules.head_limit);
     if let Some(limit) = rules.head_limit_if_needed {
-        if found.best() < dice.full() {
-            found = search(rules, mine, theirs, dice, Some(limit));
+        if usize::from(turn.found.best) < dice.full() {
+            turn = search(rules, mine, theirs, dice, Some(limit));
         }
     }
-    if found.entries.is_empty() {
-        // Only under end_of_turn, when even standing still keeps a forbidden block.
-        return vec![Play {
-            steps: Vec::new(),
-            mine: *mine,
-            theirs: *theirs,
-        }];
-    }
-    let best = found.best();
-    let mut kept: Vec<(Key, Steps)> = found
+    let best = turn.found.best;
+    let mut plays: Vec<(Key, Steps)> = turn
+        .found
+        .table
         .entries
         .into_iter()
-        .filter(|entry| entry.2 == best)
-        .map(|(key, steps, _)| (key, steps))
+        .filter(|&(_, (_, used))| used == best)
+        .map(|(key, (steps, _))| (key, steps))
         .collect();
+    if plays.is_empty() {
+        // Only under end_of_turn, when even standing still keeps a forbidden block.
+        plays.push((turn.cells, Steps::EMPTY));
+    }
     if best == 1
         && !dice.is_double()
-        && kept
+        && plays
             .iter()
             .any(|(_, steps)| steps.items[0].die == dice.high)
     {
-        kept.retain(|(_, steps)| steps.items[0].die == dice.high);
+        plays.retain(|(_, steps)| steps.items[0].die == dice.high);
     }
-    kept.into_iter()
-        .map(|(key, steps)| {
-            let mut mine = [0; CELLS];
-            let mut theirs = [0; CELLS];
-            mine.copy_from_slice(&key[..CELLS]);
-            theirs.copy_from_slice(&key[CELLS..]);
-            Play {
-                steps: steps.as_slice().to_vec(),
-                mine,
-                theirs,
-            }
+    LegalPlays {
+        plays,
+        theirs: cells_of(theirs),
+        opposite: turn.opposite,
+    }
+}
+
+/// `legal` as owned plays.
+pub fn legal_plays(rules: &TurnRules, mine: &Layout, theirs: &Layout, dice: Dice) -> Vec<Play> {
+    legal(rules, mine, theirs, dice)
+        .iter()
+        .map(|(steps, mine, theirs)| Play {
+            steps: steps.to_vec(),
+            mine,
+            theirs,
         })
         .collect()
 }
@@ -553,7 +740,7 @@ pub fn apply_steps(
     Ok(Applied {
         steps: played,
         mine: turn.me,
-        theirs: turn.opp,
+        theirs: turn.theirs_now(),
         game_over: turn.me[OFF] == CHECKERS,
     })
 }

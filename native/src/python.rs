@@ -7,6 +7,7 @@
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyBytes, PyTuple};
 
 use crate::board::{layout_from_slice, Dice, Layout, Play, Step, CELLS};
@@ -37,8 +38,13 @@ type Judged<'py> = (
 );
 
 /// `TurnRules.plain` of the Python engine: variant id, head limit, head limit if needed,
-/// and (block rule, block timing) or None.
-type PlainRules = (String, Option<u8>, Option<u8>, Option<(String, String)>);
+/// and (block rule, block timing) or None. The strings are read in place, not copied.
+type PlainRules = (
+    PyBackedStr,
+    Option<u8>,
+    Option<u8>,
+    Option<(PyBackedStr, PyBackedStr)>,
+);
 
 /// The facts of one turn as the Python engine's `TurnRules.plain` holds them.
 fn turn_rules(plain: &PlainRules) -> Result<TurnRules, Error> {
@@ -79,17 +85,33 @@ fn play_tuple<'py>(py: Python<'py>, play: &Play) -> PlayTuple<'py> {
     )
 }
 
+/// A layout argument: a sequence of 26 counts. A tuple (what the Python engine keeps) is
+/// read item by item in place, any other sequence through a vector.
+fn layout_arg(cells: &Bound<'_, PyAny>) -> PyResult<Layout> {
+    let Ok(tuple) = cells.downcast::<PyTuple>() else {
+        return Ok(layout_from_slice(&cells.extract::<Vec<u8>>()?)?);
+    };
+    if tuple.len() != CELLS {
+        return Err(Error::InvalidLayout(tuple.len()).into());
+    }
+    let mut layout = [0; CELLS];
+    for (count, item) in layout.iter_mut().zip(tuple.iter_borrowed()) {
+        *count = item.extract()?;
+    }
+    Ok(layout_from_slice(&layout)?)
+}
+
 /// One turn's question as the Python engine asks it: the rules, both layouts, the dice.
 fn turn(
     rules: &PlainRules,
-    mine: &[u8],
-    theirs: &[u8],
+    mine: &Bound<'_, PyAny>,
+    theirs: &Bound<'_, PyAny>,
     dice: (u8, u8),
-) -> Result<(TurnRules, Layout, Layout, Dice), Error> {
+) -> PyResult<(TurnRules, Layout, Layout, Dice)> {
     Ok((
         turn_rules(rules)?,
-        layout_from_slice(mine)?,
-        layout_from_slice(theirs)?,
+        layout_arg(mine)?,
+        layout_arg(theirs)?,
         Dice::new(dice.0, dice.1)?,
     ))
 }
@@ -101,22 +123,16 @@ fn turn(
 fn legal_plays<'py>(
     py: Python<'py>,
     rules: PlainRules,
-    mine: Vec<u8>,
-    theirs: Vec<u8>,
+    mine: &Bound<'py, PyAny>,
+    theirs: &Bound<'py, PyAny>,
     dice: (u8, u8),
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let (rules, mine, theirs, dice) = turn(&rules, &mine, &theirs, dice)?;
-    let plays = movegen::legal_plays(&rules, &mine, &theirs, dice);
-    let mut packed = Vec::with_capacity(plays.len() * (1 + 2 * CELLS + 16));
-    for play in &plays {
-        packed.push(play.steps.len() as u8);
-        for step in &play.steps {
-            packed.extend([step.from, step.to, step.die, u8::from(step.hit)]);
-        }
-        packed.extend(play.mine);
-        packed.extend(play.theirs);
-    }
-    Ok(PyBytes::new_bound(py, &packed))
+    let (rules, mine, theirs, dice) = turn(&rules, mine, theirs, dice)?;
+    let legal = movegen::legal(&rules, &mine, &theirs, dice);
+    PyBytes::new_bound_with(py, legal.packed_len(), |packed| {
+        legal.write_packed(packed);
+        Ok(())
+    })
 }
 
 /// The written play judged: `(mine, theirs, play or None, steps, marks)` when it is legal,
@@ -128,14 +144,14 @@ fn legal_plays<'py>(
 fn judge<'py>(
     py: Python<'py>,
     rules: PlainRules,
-    mine: Vec<u8>,
-    theirs: Vec<u8>,
+    mine: &Bound<'py, PyAny>,
+    theirs: &Bound<'py, PyAny>,
     dice: (u8, u8),
     moves: Vec<(u32, u32, bool)>,
     sequence: bool,
     canonical: bool,
 ) -> PyResult<Option<Judged<'py>>> {
-    let (rules, mine, theirs, dice) = turn(&rules, &mine, &theirs, dice)?;
+    let (rules, mine, theirs, dice) = turn(&rules, mine, theirs, dice)?;
     let moves: Vec<WrittenMove> = moves
         .into_iter()
         .map(|(from, to, mark)| WrittenMove { from, to, mark })
@@ -213,5 +229,6 @@ fn nardy_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(judge, module)?)?;
     module.add_function(wrap_pyfunction!(turn_facts, module)?)?;
     module.add_function(wrap_pyfunction!(play_text, module)?)?;
+    crate::python_record::register(module)?;
     Ok(())
 }

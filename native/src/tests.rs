@@ -2,12 +2,12 @@
 
 use crate::board::{Dice, Layout, Play, Step, BAR, CHECKERS, HEAD, OFF};
 use crate::judge::{Judge, WrittenMove};
-use crate::movegen::{apply_steps, display_order, legal_plays, Reason};
+use crate::movegen::{apply_steps, display_order, legal, legal_plays, Reason};
 use crate::notation::play_text;
 use crate::variants::{BlockRule, BlockTiming, JudgeMode, PlayOptions, TurnRules, Variant};
 
 /// A layout with the given (own point, count) pairs and the rest borne off.
-fn layout(points: &[(usize, u8)]) -> Layout {
+pub(crate) fn layout(points: &[(usize, u8)]) -> Layout {
     let mut cells = [0; 26];
     for &(point, count) in points {
         cells[point] += count;
@@ -99,6 +99,31 @@ fn a_blot_is_hit_and_sent_to_the_bar() {
     let hits: Vec<&Play> = found.iter().filter(|p| p.theirs[BAR] == 1).collect();
     assert_eq!(hits.len(), 1);
     assert_eq!(play_text(&hits[0].steps, false), "24/20* 20/14");
+}
+
+#[test]
+fn packed_plays_carry_steps_and_both_layouts_after_each_play() {
+    // The same blot as above: 24/18/14 and 24/20*/14 end on the same point, but only the
+    // second sends the opponent's checker on his 5 to the bar.
+    let mine = layout(&[(24, 1)]);
+    let theirs = layout(&[(5, 1), (1, 2)]);
+    let dice = Dice::new(6, 4).unwrap();
+    let rules = default_rules(Variant::Backgammon, &mine, &theirs, dice);
+    let found = legal(&rules, &mine, &theirs, dice);
+    let mut packed = vec![0; found.packed_len()];
+    found.write_packed(&mut packed);
+    let mut expected = Vec::new();
+    let after = layout(&[(14, 1)]);
+    for (steps, theirs_after) in [
+        ([24, 18, 6, 0, 18, 14, 4, 0], layout(&[(5, 1), (1, 2)])),
+        ([24, 20, 4, 1, 20, 14, 6, 0], layout(&[(BAR, 1), (1, 2)])),
+    ] {
+        expected.push(2);
+        expected.extend(steps);
+        expected.extend(after);
+        expected.extend(theirs_after);
+    }
+    assert_eq!(packed, expected);
 }
 
 #[test]

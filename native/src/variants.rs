@@ -29,7 +29,7 @@ impl Variant {
     }
 
     /// The same physical point (1..24) in the other side's own numbering; 0 stays 0.
-    pub fn opposite(self, point: usize) -> usize {
+    pub const fn opposite(self, point: usize) -> usize {
         match (self, point) {
             (_, 0) => 0,
             (Variant::Backgammon, _) => 25 - point,
@@ -39,9 +39,25 @@ impl Variant {
     }
 
     /// `opposite` for 0..24 as a table (the search looks it up for every step).
-    pub fn opposite_table(self) -> [usize; 25] {
-        std::array::from_fn(|point| self.opposite(point))
+    pub fn opposite_table(self) -> &'static [usize; 25] {
+        const MIRRORED: [usize; 25] = opposites(Variant::Backgammon);
+        const SHIFTED: [usize; 25] = opposites(Variant::LongNardy);
+        match self {
+            Variant::Backgammon => &MIRRORED,
+            Variant::LongNardy | Variant::Khachapuri => &SHIFTED,
+        }
     }
+}
+
+/// `variant.opposite` of 0..24, worked out at compile time.
+const fn opposites(variant: Variant) -> [usize; 25] {
+    let mut table = [0; 25];
+    let mut point = 0;
+    while point < 25 {
+        table[point] = variant.opposite(point);
+        point += 1;
+    }
+    table
 }
 
 /// Who may take a second checker from the head on a first-turn 6-6, 4-4 or 3-3.

@@ -10,6 +10,7 @@ when it starts beyond ``RIGHT_COLUMN`` (FORMATS.md part 1 §3, §7).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -184,7 +185,7 @@ class _Reader:
         second = _SCORE.fullmatch(rest.rstrip() + " ")
         if not colon or second is None:
             return False
-        names = (_RATING.sub("", name).strip() for name in (left, right))
+        names = (_RATING.sub("", name.strip()).strip() for name in (left, right))
         game.players = (next(names), next(names))
         game.score = (int(first[1]), int(second[1]))
         return True
@@ -263,7 +264,26 @@ def _cell_starts(line: str, start: int) -> list[re.Match[str]]:
 
 def _within(limit: int | None, count: int, name: str) -> None:
     if limit is not None and count > limit:
-        raise NotationError(f"too_many_{name}", f"more than {limit:,} {name} in the record")
+        raise past_limit(name, limit)
+
+
+def past_limit(name: str, limit: int) -> NotationError:
+    """The error of a record past the reading limit ``name`` (a field of ReadLimits)."""
+    return NotationError(f"too_many_{name}", f"more than {limit:,} {name} in the record")
+
+
+def read_comments(comments: Iterable[tuple[int, str]]) -> tuple[MatchText, dict[int, str]]:
+    """The tags and comments of a record's ``;``/``#`` lines, as ``read_mat`` reads them
+    (for a record whose other lines were read elsewhere), with the start positions by the
+    index of the game they start. ``comments`` are (games before the line, stripped line)."""
+    reader = _Reader(ReadLimits())
+    starts: dict[int, str] = {}
+    for games_before, line in comments:
+        reader.comment(line)
+        if reader.pending_start is not None:
+            starts[games_before + 1] = reader.pending_start
+            reader.pending_start = None
+    return MatchText(tags=reader.tags, comments=tuple(reader.comments)), starts
 
 
 def read_mat(text: str, limits: ReadLimits | None = None) -> MatchText:

@@ -7,6 +7,8 @@ of its own at column 7 (left winner) or 35 (right winner).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from notation.plays import format_play
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
 
@@ -17,19 +19,49 @@ RESULT_INDENT = {"w": 6, "b": 34}
 
 def write_mat(record: MatchText) -> str:
     """The record as .mat text, readable by ``read_mat`` and by gnubg's ``import mat``."""
+    return join_mat(header_lines(record), (game_lines(game) for game in record.games))
+
+
+def header_lines(record: MatchText) -> list[str]:
+    """The tags, the comments and the match line."""
     lines = [f'; [{name} "{value}"]' for name, value in record.tags.items()]
     lines.extend(f"; {comment}" for comment in record.comments)
     if lines:
         lines.append("")
     lines.append(f" {record.match_length or 0} point match")
     lines.append("")
-    for game in record.games:
-        lines.extend(_game_lines(game))
+    return lines
+
+
+def join_mat(header: list[str], games: Iterable[list[str]]) -> str:
+    """A whole record from its header lines and each game's lines (games may be written
+    one at a time, as they are checked)."""
+    lines = list(header)
+    for game in games:
+        lines.extend(game)
         lines.append("")
     return "\n".join(lines) + "\n"
 
 
-def _game_lines(game: GameText) -> list[str]:
+Cell = tuple[str, str] | str
+"""A cell of a row as ``(side, text)``, or a comment line between rows (XG ``Set Pos=``)."""
+
+
+def game_lines(game: GameText) -> list[str]:
+    """The game's lines, each action written as its cell."""
+    cells: list[Cell] = []
+    for action in game.actions:
+        if action.kind is ActionKind.EDIT and not action.side:
+            cells.append(f"; {action.text}")
+        elif action.kind not in (ActionKind.WIN, ActionKind.LOSS):
+            cells.append((action.side, _cell(action)))
+    return laid_out(game, cells)
+
+
+def laid_out(game: GameText, cells: Iterable[Cell]) -> list[str]:
+    """The game's start, number and score line, ``cells`` in numbered rows (a new row when
+    the cell's column is taken, or a left cell follows a right one), then its ``Wins``
+    lines (the WIN actions of ``game``)."""
     lines = []
     if game.start is not None:
         lines.append(f'; [StartPosition "{game.start}"]')
@@ -37,30 +69,29 @@ def _game_lines(game: GameText) -> list[str]:
     left, right = game.players
     score = game.score or (0, 0)
     lines.append(f" {f'{left} : {score[0]}':<31}{right} : {score[1]}")
-    rows: list[list[ActionText | None] | str] = []
-    """Rows of [left, right] cells, and comment lines (XG ``Set Pos=`` edits) between them."""
-    results: list[ActionText] = []
-    for action in game.actions:
-        if action.kind is ActionKind.WIN:
-            results.append(action)
-        elif action.kind is ActionKind.EDIT and not action.side:
-            rows.append(f"; {action.text}")
-        elif action.kind is not ActionKind.LOSS:
-            column = 0 if action.side == "w" else 1
-            row = rows[-1] if rows else None
-            if not isinstance(row, list) or row[column] is not None or (column == 0 and row[1]):
-                row = [None, None]
-                rows.append(row)
-            row[column] = action
+    rows: list[list[str | None] | str] = []
+    for cell in cells:
+        if isinstance(cell, str):
+            rows.append(cell)
+            continue
+        side, text = cell
+        column = 0 if side == "w" else 1
+        row = rows[-1] if rows else None
+        if not isinstance(row, list) or row[column] is not None or (column == 0 and row[1]):
+            row = [None, None]
+            rows.append(row)
+        row[column] = text
     number = 0
     for row in rows:
         if isinstance(row, str):
             lines.append(row)
             continue
         number += 1
-        left_cell, right_cell = (_cell(cell) if cell is not None else "" for cell in row)
+        left_cell, right_cell = (text or "" for text in row)
         lines.append(f"{number:3d}) {left_cell:<{LEFT_WIDTH}} {right_cell}")
-    for result in results:
+    for result in game.actions:
+        if result.kind is not ActionKind.WIN:
+            continue
         points = result.value or 0
         text = f"Wins {points} point{'s' if points != 1 else ''}"
         if result.and_the_match:

@@ -1,7 +1,14 @@
 """Adjudication: from a record to a verdict that tournament directors can act on."""
 
-from referee.adjudication.game import Mode, ReplayStep
-from referee.adjudication.match import Adjudication, adjudicate, adjudicate_record, read_record
+from referee.adjudication.match import (
+    Adjudication,
+    adjudicate,
+    adjudicate_record,
+    check_and_write,
+    check_record,
+    read_record,
+)
+from referee.adjudication.setting import Mode
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
 
 __all__ = [
@@ -10,9 +17,10 @@ __all__ = [
     "Issue",
     "MatchSummary",
     "Mode",
-    "ReplayStep",
     "Verdict",
     "adjudicate",
     "adjudicate_record",
+    "check_and_write",
+    "check_record",
     "read_record",
 ]

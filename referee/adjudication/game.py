@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
 
 from notation.errors import NotationError
 from notation.plays import format_play
 from notation.records.model import ActionKind, ActionText, GameText
 from notation.records.set_pos import parse_set_pos
 from notation.records.snowie import parse_snowie_cell
+from referee.adjudication.setting import GameSetting, Mode
 from referee.adjudication.verdict import GameVerdict, Issue
 from referee.bridge import (
     board_from_snowie,
@@ -26,7 +26,7 @@ from referee.rules.board import Board, Step
 from referee.rules.condone import play_physically
 from referee.rules.cube import MESSAGES, CubeContext, CubeRule, CubeState
 from referee.rules.judge import Judgement, PlayJudge
-from referee.rules.options import DrawScoring, Judge, Options
+from referee.rules.options import DrawScoring, Judge
 from referee.rules.position import Position
 from referee.rules.scoring import (
     GameResult,
@@ -39,28 +39,6 @@ from referee.rules.scoring import (
     unfinished,
 )
 from vocabulary import CHECKERS, IssueCode, Move, Phase, Side
-
-
-class Mode(StrEnum):
-    """Strict stops a game at its first error; condone lets physically possible plays stand."""
-
-    STRICT = "strict"
-    CONDONE = "condone"
-
-
-@dataclass(frozen=True, slots=True)
-class GameSetting:
-    """Everything about the match that one game's checking needs."""
-
-    options: Options
-    mode: Mode
-    match_length: int
-    crawford_game: bool
-    hits_marked: bool
-    """The record marks hits with ``*`` somewhere, so a missing mark is worth a warning."""
-    timed_out: bool = False
-    """The game ended on time (``[Termination "timeout"]`` on its record's last game): its
-    ``Wins`` line is what the referee awarded, not a resignation."""
 
 
 @dataclass(frozen=True, slots=True)

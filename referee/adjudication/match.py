@@ -5,25 +5,21 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
 from notation.records.mat_reader import read_mat
+from notation.records.mat_writer import game_lines, header_lines, join_mat, laid_out, write_mat
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
-from referee.adjudication.game import (
-    GameChecker,
-    GameSetting,
-    Mode,
-    ReplayStep,
-    canonical_actions,
-)
+from referee.adjudication.native_record import NativeGames, NativeRecord, read_natively
+from referee.adjudication.setting import GameSetting, Mode
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
-from referee.bridge import notation_errors, read_position
-from referee.budget import Budget, WorkLimitError, WorkLimits
+from referee.budget import Budget, WorkLimits, reading_refusal
 from referee.errors import (
     RefereeError,
-    TooManyGamesError,
 )
+from referee.notation_errors import notation_errors
 from referee.rules.board import Step
 from referee.rules.cube import MESSAGES, starting_cube_problem
 from referee.rules.match import crawford_status, starting_position
@@ -32,6 +28,9 @@ from referee.rules.position import Position
 from referee.rules.scoring import Stake, Termination, unfinished
 from referee.rules.variants import VARIANTS, Backgammon, Variant, find_variant, find_variation
 from vocabulary import IssueCode, Side
+
+if TYPE_CHECKING:
+    from referee.adjudication.game import ReplayStep
 
 _FLAG_VALUES = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
 """The spellings real writers use for a flag tag's value (any case)."""
@@ -54,6 +53,8 @@ class Adjudication:
     def canonical(self) -> MatchText:
         """The record with every legal play in canonical text (``write_mat`` renders it);
         built on demand: checking alone does not need it."""
+        from referee.adjudication.game import canonical_actions  # imported late: see the end
+
         games = tuple(
             replace(game, actions=canonical_actions(played, self.literal), findings=())
             for game, played in zip(self.record.games, self.played, strict=True)
@@ -68,10 +69,8 @@ def read_record(text: str, limits: WorkLimits | None = None) -> MatchText:
     try:
         return read_mat(text, limits.reading)
     except NotationError as error:
-        if error.code == "too_many_games":
-            raise TooManyGamesError(error.message) from None
         if error.code.startswith("too_many_"):
-            raise WorkLimitError.naming(error.code.removeprefix("too_many_"), limits) from None
+            raise reading_refusal(error, limits) from None
         with notation_errors():
             raise
 
@@ -160,16 +159,82 @@ def adjudicate_record(
     replay: bool = False,
     budget: Budget | None = None,
 ) -> Adjudication:
+    verdict, checker = _judged(record, variant_name, mode, options, replay, budget or Budget())
+    if checker is None:  # a variation the referee cannot check: nothing was played
+        played = tuple(tuple((action, None) for action in game.actions) for game in record.games)
+        return Adjudication(verdict, record, played)
+    literal = checker.options.judge is Judge.SEQUENCE
+    return Adjudication(verdict, record, tuple(checker.played), tuple(checker.replays), literal)
+
+
+def check_record(
+    text: str,
+    variant: str | None = None,
+    mode: str = "strict",
+    options: Mapping[str, object] | None = None,
+    limits: WorkLimits | None = None,
+) -> Verdict:
+    """The verdict alone (``adjudicate(...).verdict``, the same to the byte): read and
+    checked by the native core where it can (``native_record``), by Python elsewhere."""
+    budget = Budget(limits)
+    native = read_natively(text, budget.limits)
+    if native is None:
+        return adjudicate(text, variant, mode, options, limits=budget.limits).verdict
+    return _judged(native.skeleton, variant, mode, options, False, budget, native)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """A record checked in strict mode and written in canonical form, as the archive
+    stores it."""
+
+    verdict: Verdict
+    tags: dict[str, str]
+    canonical: str
+
+
+def check_and_write(
+    text: str,
+    variant: str | None = None,
+    options: Mapping[str, object] | None = None,
+    limits: WorkLimits | None = None,
+) -> Written:
+    """The verdict and the canonical record (``adjudicate`` and ``write_mat`` of its
+    ``canonical``, the same to the byte), each game written as soon as it is checked, and
+    natively where the native core can take the record."""
+    budget = Budget(limits)
+    native = read_natively(text, budget.limits)
+    record = read_record(text, budget.limits) if native is None else native.skeleton
+    verdict, checker = _judged(record, variant, "strict", options, False, budget, native, True)
+    if checker is None:  # a variation the referee cannot check: written as read
+        as_read = read_record(text, budget.limits) if native is not None else record
+        return Written(verdict, record.tags, write_mat(as_read))
+    canonical = join_mat(header_lines(record), checker.canonical_games)
+    return Written(verdict, record.tags, canonical)
+
+
+def _judged(
+    record: MatchText,
+    variant_name: str | None,
+    mode: str,
+    options: Mapping[str, object] | None,
+    replay: bool,
+    budget: Budget,
+    native: NativeRecord | None = None,
+    writing: bool = False,
+) -> tuple[Verdict, _MatchChecker | None]:
+    """The verdict and the match checker that reached it (None for a variation the referee
+    cannot check)."""
     variant = record_variant(record, variant_name)
     warnings = [
         Issue(finding.code, finding.message, line=finding.line, column=finding.column)
         for finding in record.findings
     ]
     if variant is None:
-        return _unchecked(record, Mode(mode), warnings)
+        return _unchecked(record, Mode(mode), warnings), None
     effective = variant.options_with(header_options(record, variant, warnings))
     effective = variant.options_with(options or {}, effective)
-    checker = _MatchChecker(record, variant, effective, Mode(mode), replay, budget or Budget())
+    checker = _MatchChecker(record, variant, effective, Mode(mode), replay, budget, native, writing)
     games = checker.run()
     verdict = Verdict(
         variant=variant.id,
@@ -179,11 +244,10 @@ def adjudicate_record(
         games=tuple(games),
         warnings=tuple(warnings),
     )
-    literal = effective.judge is Judge.SEQUENCE
-    return Adjudication(verdict, record, tuple(checker.played), tuple(checker.replays), literal)
+    return verdict, checker
 
 
-def _unchecked(record: MatchText, mode: Mode, warnings: list[Issue]) -> Adjudication:
+def _unchecked(record: MatchText, mode: Mode, warnings: list[Issue]) -> Verdict:
     """The verdict on a record of a variation the referee cannot check: every game carries
     an ``unsupported_variant`` error (a verdict, not a 422: the record was read)."""
     tag = record.tags.get("Variation", "")
@@ -202,9 +266,7 @@ def _unchecked(record: MatchText, mode: Mode, warnings: list[Issue]) -> Adjudica
     )
     first = record.games[0].players if record.games else ("", "")
     summary = MatchSummary(record.match_length or 0, first, (), None, None, False)
-    verdict = Verdict(tag.strip().lower(), str(mode), {}, summary, games, tuple(warnings))
-    played = tuple(tuple((action, None) for action in game.actions) for game in record.games)
-    return Adjudication(verdict, record, played)
+    return Verdict(tag.strip().lower(), str(mode), {}, summary, games, tuple(warnings))
 
 
 class _MatchChecker:
@@ -218,8 +280,14 @@ class _MatchChecker:
         mode: Mode,
         replay: bool,
         budget: Budget,
+        native: NativeRecord | None = None,
+        writing: bool = False,
     ) -> None:
         self.record = record
+        self.writing = writing
+        self.canonical_games: list[list[str]] = []
+        """With ``writing``, each game's lines in the canonical record (instead of keeping
+        every game's plays for ``Adjudication.canonical``)."""
         self.budget = budget
         self.variant = variant
         self.options = options
@@ -232,13 +300,21 @@ class _MatchChecker:
         self.replays: list[tuple[ReplayStep, ...]] = []
         self.played: list[tuple[tuple[ActionText, tuple[Step, ...] | None], ...]] = []
         self.timed_out = record.tags.get("Termination", "").strip().lower() == "timeout"
-        self.hits_marked = any(
-            move.hit
-            for game in record.games
-            for action in game.actions
-            if action.play is not None
-            for move in action.play.moves
-        )
+        self.native = native
+        self.native_games = None
+        self.python_games: tuple[GameText, ...] | None = None
+        """The games as the Python reader reads them (read once a native game is declined)."""
+        if native is None:
+            self.hits_marked = any(
+                move.hit
+                for game in record.games
+                for action in game.actions
+                if action.play is not None
+                for move in action.play.moves
+            )
+        else:
+            self.hits_marked = native.hits_marked
+            self.native_games = NativeGames(native, variant, options, self.length == 0)
 
     def run(self) -> list[GameVerdict]:
         verdicts = []
@@ -331,12 +407,21 @@ class _MatchChecker:
             match_length=self.length,
             crawford_game=crawford,
             hits_marked=self.hits_marked,
-            timed_out=game is self.record.games[-1] and self.timed_out,
+            timed_out=game.index == len(self.record.games) and self.timed_out,
         )
         start = self.start_position(game, before, crawford, post, issues)
         self.budget.start_game(game.index)
-        checker = GameChecker(game, start, before, setting, self.replay, self.budget)
-        verdict = checker.run()
+        verdict = None
+        if self.native_games is not None:
+            checked = self.native_games.check(
+                game, start, before, setting, self.budget, self.writing
+            )
+            if checked is not None:
+                verdict, cells = checked
+                if self.writing:
+                    self.canonical_games.append(laid_out(game, cells))
+        if verdict is None:
+            verdict = self.python_check(game, start, before, setting)
         rule = starting_cube_problem(start.cube, self.length == 0, self.options)
         if rule is not None:
             verdict.errors.insert(
@@ -357,9 +442,28 @@ class _MatchChecker:
                     IssueCode.RESULT_MISMATCH, verdict.result_mismatch, line=verdict.recorded_line
                 )
             )
+        return verdict
+
+    def python_check(
+        self, game: GameText, start: Position, before: tuple[int, int], setting: GameSetting
+    ) -> GameVerdict:
+        """``game`` checked by ``GameChecker`` (a natively read game is read again by the
+        Python reader, which words what the native one left)."""
+        if self.native is not None:
+            if self.python_games is None:
+                self.python_games = read_record(self.native.text, self.budget.limits).games
+            game = self.python_games[game.index - 1]
+        from referee.adjudication.game import GameChecker, canonical_actions  # late: see the end
+
+        checker = GameChecker(game, start, before, setting, self.replay, self.budget)
+        verdict = checker.run()
         if checker.replay is not None:
             self.replays.append(tuple(checker.replay))
-        self.played.append(tuple(checker.played))
+        if self.writing:
+            actions = canonical_actions(checker.played, self.options.judge is Judge.SEQUENCE)
+            self.canonical_games.append(game_lines(replace(game, actions=actions)))
+        else:
+            self.played.append(tuple(checker.played))
         return verdict
 
     def crawford_status(self, index: int, before: tuple[int, int]) -> tuple[bool, bool]:
@@ -383,7 +487,7 @@ class _MatchChecker:
         if game.start is None:
             return position
         try:
-            given = read_position(game.start)
+            given = _read_position(game.start)
         except RefereeError as error:
             issues.append(Issue(IssueCode.INVALID_START_POSITION, error.message, line=game.line))
             return position
@@ -431,3 +535,15 @@ class _MatchChecker:
             winner=self.winner,
             complete=self.winner is not None or (self.length == 0 and all_done),
         )
+
+
+# The Python game checker (with the judge, the move generator and the position notation)
+# is imported where a game needs it: ``check`` of a record the native core passes whole
+# never does, and a command-line check's time is mostly its imports.
+
+
+def _read_position(text: str) -> Position:
+    """A game's start position (``bridge.read_position``, imported when a record has one)."""
+    from referee.bridge import read_position
+
+    return read_position(text)

@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint
 
-from referee.adjudication import adjudicate
+from referee.adjudication import check_record as verdict_on
 from referee.api.bodies import record_body
 from referee.api.limits import check_slot, rate_limited, work_limits
 from referee.api.schemas import RecordCheckRequest
@@ -53,7 +53,7 @@ def check_record() -> dict[str, Any]:
         503: Problem
     """
     body = record_body(RecordCheckRequest)
-    adjudication = adjudicate(
+    verdict = verdict_on(
         body["record"], body["variant"], body["mode"], body["options"], limits=work_limits()
     )
-    return adjudication.verdict.to_json()
+    return verdict.to_json()

@@ -352,22 +352,23 @@ def _combine(moves: Sequence[Move], index: int, pool: list[int]) -> Iterator[Can
 def _die_sequences(move: Move, pool: list[int]) -> Iterator[tuple[list[int], list[int]]]:
     """Ordered dice from ``pool`` that carry one checker from ``move.from_point`` to its target:
     exactly, or past the edge when bearing off."""
-    distance = move.from_point - move.to_point
+    return _extend(move.from_point - move.to_point, move.to_point == OFF, [], pool, 0)
 
-    def extend(
-        chosen: list[int], rest: list[int], total: int
-    ) -> Iterator[tuple[list[int], list[int]]]:
-        if chosen and (total == distance or (move.to_point == OFF and total > distance)):
-            yield chosen, rest
-            return
-        if total >= distance:
-            return
-        for value in sorted(set(rest), reverse=True):
-            remaining = list(rest)
-            remaining.remove(value)
-            yield from extend([*chosen, value], remaining, total + value)
 
-    yield from extend([], pool, 0)
+def _extend(
+    distance: int, bearing_off: bool, chosen: list[int], rest: list[int], total: int
+) -> Iterator[tuple[list[int], list[int]]]:
+    """``chosen`` dice extended from ``rest`` until they cover ``distance`` (a module-level
+    recursion: a nested one would make a reference cycle per written move)."""
+    if chosen and (total == distance or (bearing_off and total > distance)):
+        yield chosen, rest
+        return
+    if total >= distance:
+        return
+    for value in sorted(set(rest), reverse=True):
+        remaining = list(rest)
+        remaining.remove(value)
+        yield from _extend(distance, bearing_off, [*chosen, value], remaining, total + value)
 
 
 def _hits_on_the_way(played: Sequence[Step], owners: Sequence[int]) -> bool:

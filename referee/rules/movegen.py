@@ -302,6 +302,18 @@ def legal_plays(rules: TurnRules, board: Board, side: Side, dice: tuple[int, int
     return unpack_plays(packed, board, side)
 
 
+class _PackedSteps(dict[bytes, Step]):
+    """Steps by their four packed bytes, each made once per process: steps are immutable,
+    and there are at most 300 (25 starting points, 6 dice, hitting or not)."""
+
+    def __missing__(self, packed: bytes) -> Step:
+        step = self[packed] = Step(packed[0], packed[1], packed[2], packed[3] == 1)
+        return step
+
+
+_PACKED_STEPS = _PackedSteps()
+
+
 def unpack_plays(packed: bytes, board: Board, side: Side) -> list[Play]:
     """The native engine's plays, packed one after another as: the number of steps, four
     bytes a step (from, to, die, hit), then the mover's 26 counts and the opponent's."""
@@ -309,10 +321,7 @@ def unpack_plays(packed: bytes, board: Board, side: Side) -> list[Play]:
     at, end, cells = 0, len(packed), len(board.white)
     while at < end:
         stop = at + 1 + 4 * packed[at]
-        steps = tuple(
-            Step(packed[i], packed[i + 1], packed[i + 2], packed[i + 3] == 1)
-            for i in range(at + 1, stop, 4)
-        )
+        steps = tuple([_PACKED_STEPS[packed[i : i + 4]] for i in range(at + 1, stop, 4)])
         mine = tuple(packed[stop : stop + cells])
         theirs = tuple(packed[stop + cells : stop + 2 * cells])
         plays.append(Play(steps, board.with_layouts(side, mine, theirs)))

@@ -169,7 +169,9 @@ class Variant:
         raise NotImplementedError
 
     @classmethod
+    @functools.cache
     def start_board(cls) -> Board:
+        """The board every game of the variant starts from (made once: boards are values)."""
         layout = layout_from(cls.start)
         return Board(layout, layout)
 

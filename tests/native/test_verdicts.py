@@ -1,6 +1,11 @@
 """Verdicts are the same, byte for byte, with the native core on or off: every corpus record,
 every hand-made fixture, the OpenSpiel games as a money session, and mutated records (plays
-and dice edited at random, so that illegal plays, wrong marks and ambiguity all occur)."""
+and dice edited at random, so that illegal plays, wrong marks and ambiguity all occur).
+
+Each comparison covers every way to a verdict: ``adjudicate`` (the Python reader and
+``GameChecker``, judging through the engine), ``check_record`` and ``check_and_write`` (with
+the native core, its record fast path: the native reader and game checker, Python
+re-checking declined games), and both ways to the canonical record."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from types import ModuleType
 import pytest
 
 from notation.records.mat_writer import write_mat
-from referee.adjudication import adjudicate
+from referee.adjudication import adjudicate, check_and_write, check_record
 from tests.corpus import MAT, openspiel_money_session, read_jsonl, require
 from tests.native.conftest import by_both
 
@@ -24,9 +29,15 @@ MUTATIONS_PER_RECORD = 3
 
 
 def outcome(text: str) -> tuple[str, str]:
-    """The verdict JSON and the canonical record, as the API and the archive write them."""
+    """The verdict JSON and the canonical record, as the API and the archive write them,
+    after checking that every way to them gives the same."""
     adjudication = adjudicate(text)
-    return json.dumps(adjudication.verdict.to_json()), write_mat(adjudication.canonical)
+    verdict = json.dumps(adjudication.verdict.to_json())
+    canonical = write_mat(adjudication.canonical)
+    written = check_and_write(text)
+    assert json.dumps(check_record(text).to_json()) == verdict
+    assert (json.dumps(written.verdict.to_json()), written.canonical) == (verdict, canonical)
+    return verdict, canonical
 
 
 def assert_same(native: ModuleType, text: str) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
 
 from notation.records.mat_reader import read_mat
 from notation.records.model import ActionKind, GameText
-from referee.adjudication import GameVerdict, adjudicate
+from referee.adjudication import GameVerdict, adjudicate, check_record
 from tests.corpus import MAT, require
 
 FILES = sorted(MAT.glob("*.mat")) if MAT.exists() else []
@@ -77,3 +78,29 @@ def test_the_known_oddities_are_named() -> None:
     assert "capped at the points needed" in reasons["galaxy_match1004950_5pt"][0]
     assert "Wins 100 is not a game value" in reasons["gridgammon_amirrr-nori_2009-02-15_5pt"][0]
     assert "Wins 4016 is not a game value" in reasons["studio_mrpurple-lasse_3pt_2024-05-11"][0]
+
+
+def test_gridgammon_ratings_are_not_part_of_the_names() -> None:
+    # " 1989,1529 : 0                    nori,1723 : 0": GridGammon writes each player's
+    # rating after a comma (gnubg's import.c strips it); the blank before the colon is
+    # layout, not part of the rating.
+    text = (require(MAT) / "gridgammon_1989-nori_2009-01-17_3pt.mat").read_text()
+    assert adjudicate(text).verdict.match.players == ("1989", "nori")
+
+
+def test_checking_a_record_leaves_no_reference_cycles() -> None:
+    # Garbage in cycles waits for the cycle collector: a record's worth per check adds up
+    # under load, so checking (both ways, and writing the canonical record) frees all it
+    # makes by reference counting alone.
+    text = (require(MAT) / "galaxy_match11696104_7pt.mat").read_text()
+    adjudicate(text)  # caches filled once
+    gc.collect()
+    gc.disable()
+    try:
+        adjudication = adjudicate(text)
+        assert adjudication.canonical.games
+        assert check_record(text).valid
+        del adjudication
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

@@ -1,0 +1,186 @@
+"""The record fast path (issue 12): the native core reads a record and checks each game it
+can pass without a word (every action legal, nothing to warn about), answering how the game
+ended. Python keeps everything else: the match loop, the scoring of each ending, and every
+game the native core declines, which ``GameChecker`` checks and words as always.
+
+The native reader declines whole records it might read differently from
+``notation.records.mat_reader`` (any reading finding, edits, start positions, Unicode
+traps); the differential tests hold verdicts byte-identical with the fast path on or off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from notation.records.mat_reader import past_limit, read_comments
+from notation.records.mat_writer import Cell
+from notation.records.model import ActionKind, ActionText, GameText, MatchText
+from referee.adjudication.setting import GameSetting
+from referee.adjudication.verdict import GameVerdict
+from referee.budget import Budget, Work, WorkLimits, reading_refusal
+from referee.rules import engine
+from referee.rules.board import Board
+from referee.rules.cube import CubeState
+from referee.rules.options import DrawScoring, Options
+from referee.rules.position import Cube, Position
+from referee.rules.scoring import (
+    GameResult,
+    score_bore_off,
+    score_draw,
+    score_drop,
+    score_resignation,
+    score_timeout,
+)
+from referee.rules.variants import Variant
+from vocabulary import Side
+
+_LARGEST_CUBE_LIMIT = 2**63
+"""Cube limits above this are the same as this one to the native core (a record's cube
+values stay below two million: a double writes at most six digits)."""
+
+
+@dataclass(frozen=True, slots=True)
+class NativeRecord:
+    """A record the native core read: its skeleton for the match loop (tags, scores, the
+    ``Wins`` cells of each game, no plays) and the handle that checks its games."""
+
+    text: str
+    skeleton: MatchText
+    action_counts: tuple[int, ...]
+    """How many actions each game has (what checking it natively charges the budget)."""
+    handle: Any
+    hits_marked: bool
+    module: ModuleType
+
+
+def read_natively(text: str, limits: WorkLimits) -> NativeRecord | None:
+    """The record read by the native core, or None: no native engine, or a record it
+    leaves to the Python reader. A record past a reading limit is refused here, as the
+    Python reader refuses it, without reading it again."""
+    native = engine.native
+    if native is None:
+        return None
+    handle = native.read_record(text, limits.games, limits.actions_per_game, limits.actions)
+    if isinstance(handle, str):  # declined, and why
+        if handle.startswith("too_many_"):  # the Python reader would stop there too
+            name = handle.removeprefix("too_many_")
+            raise reading_refusal(past_limit(name, getattr(limits, name)), limits)
+        return None
+    header, starts = read_comments(handle.comments)
+    facts = handle.games()
+    games = tuple(
+        GameText(
+            index=index,
+            number=number,
+            line=line,
+            players=players,
+            score=score,
+            actions=tuple(
+                ActionText(
+                    ActionKind.WIN, side, at, column, None, "", value=points, and_the_match=claim
+                )
+                for side, at, column, points, claim in wins
+            ),
+            start=starts.get(index),
+        )
+        for index, (number, line, players, score, _, wins) in enumerate(facts, start=1)
+    )
+    skeleton = MatchText(header.tags, header.comments, handle.match_length, games)
+    counts = tuple(count for _, _, _, _, count, _ in facts)
+    return NativeRecord(text, skeleton, counts, handle, handle.hits_marked, native)
+
+
+class NativeGames:
+    """Checks a natively read record's games for one match loop (one variant, one set of
+    options); a game it declines is left to ``GameChecker``."""
+
+    def __init__(
+        self, record: NativeRecord, variant: type[Variant], options: Options, money: bool
+    ) -> None:
+        self.record = record
+        self.rules = record.module.MatchRules(
+            variant.id,
+            str(options.head_exception),
+            str(options.first_turn_scope),
+            str(options.block_rule),
+            str(options.block_timing),
+            str(options.judge),
+            options.cube,
+            options.crawford,
+            options.beavers,
+            min(options.cube_limit, _LARGEST_CUBE_LIMIT),
+            money,
+            options.draw_rule,
+            options.draw_scoring is DrawScoring.AFTER_EXTRA_TURN,
+            variant.opening_doublets,
+            record.hits_marked,
+        )
+
+    def check(
+        self,
+        game: GameText,
+        start: Position,
+        score_before: tuple[int, int],
+        setting: GameSetting,
+        budget: Budget,
+        canonical: bool = False,
+    ) -> tuple[GameVerdict, list[Cell]] | None:
+        """The verdict on ``game`` when the native core passes it (and, with ``canonical``,
+        the game's cells as the canonical record writes them), else None."""
+        cube = start.cube
+        outcome = self.record.handle.check_game(
+            game.index - 1,
+            self.rules,
+            start.board.white,
+            start.board.black,
+            None if cube is None else (cube.value, _letter(cube.owner)),
+            _letter(start.turn),
+            start.board == start.variant.start_board(),
+            setting.crawford_game,
+            canonical,
+        )
+        if outcome is None:
+            return None
+        budget.charge(Work.ACTIONS, self.record.action_counts[game.index - 1])
+        recorded = game.actions[-1] if game.actions else None
+        verdict = GameVerdict(
+            index=game.index,
+            number=game.number,
+            score_before=score_before,
+            result=_result(start.variant, setting, outcome),
+            recorded_winner=None if recorded is None else Side(recorded.side),
+            recorded_points=None if recorded is None else recorded.value,
+            recorded_line=None if recorded is None else recorded.line,
+            crawford=setting.crawford_game,
+        )
+        return verdict, outcome[-1]
+
+
+def _letter(side: Side | None) -> str | None:
+    return None if side is None else str(side)
+
+
+def _result(variant: type[Variant], setting: GameSetting, outcome: tuple[Any, ...]) -> GameResult:
+    """The score of a natively checked game's ending, as ``GameChecker`` scores it."""
+    kind, winner_letter, points, white, black, standing, doubled, _ = outcome
+    cube = None if standing is None else Cube(standing[0], _side(standing[1]))
+    stake = CubeState(cube, None, doubled).stake(setting.match_length == 0, setting.options)
+    winner = _side(winner_letter)
+    if kind == "draw":
+        return score_draw(stake)
+    assert winner is not None
+    if kind == "bore_off":
+        return score_bore_off(
+            variant, Board(tuple(white), tuple(black)), winner, stake, setting.options
+        )
+    if kind == "drop":
+        return score_drop(winner, stake)
+    if setting.timed_out:
+        return score_timeout(winner, points, stake)
+    return score_resignation(variant, winner, points, stake, setting.options)
+
+
+def _side(letter: str | None) -> Side | None:
+    return None if letter is None else Side(letter)

@@ -1,0 +1,32 @@
+"""What one game's checking needs to know about its match, and the two modes of checking:
+light to import (the record fast path needs them; the Python game checker only for the
+games it checks)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from referee.rules.options import Options
+
+
+class Mode(StrEnum):
+    """Strict stops a game at its first error; condone lets physically possible plays stand."""
+
+    STRICT = "strict"
+    CONDONE = "condone"
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetting:
+    """Everything about the match that one game's checking needs."""
+
+    options: Options
+    mode: Mode
+    match_length: int
+    crawford_game: bool
+    hits_marked: bool
+    """The record marks hits with ``*`` somewhere, so a missing mark is worth a warning."""
+    timed_out: bool = False
+    """The game ended on time (``[Termination "timeout"]`` on its record's last game): its
+    ``Wins`` line is what the referee awarded, not a resignation."""
