@@ -7,9 +7,10 @@
 #![allow(clippy::useless_conversion)]
 
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use crate::board::{layout_from_slice, Layout};
-use crate::record::{self, Action, ReadLimits, RecordText, Side};
+use crate::record::{self, Action, Declined, ReadLimits, RecordText, Side};
 use crate::record_game::{check_game, Cube, Ending, GameStart, MatchRules};
 use crate::variants::{PlayOptions, Variant};
 
@@ -29,11 +30,11 @@ struct PyMatchRules {
 /// actions, and its `Wins` cells as `(side, line, column, points, and_the_match)`.
 type GameFacts = (
     u32,
-    u32,
+    usize,
     (String, String),
     Option<(u32, u32)>,
     usize,
-    Vec<(&'static str, u32, u32, u64, bool)>,
+    Vec<(&'static str, usize, usize, u64, bool)>,
 );
 
 type CubeFacts = Option<(u64, Option<&'static str>)>;
@@ -236,7 +237,7 @@ impl Record {
 #[pyfunction]
 fn read_record(
     py: Python<'_>,
-    text: &str,
+    text: &Bound<'_, PyString>,
     games: usize,
     actions_per_game: usize,
     actions: usize,
@@ -245,6 +246,10 @@ fn read_record(
         games,
         actions_per_game,
         actions,
+    };
+    // A lone surrogate (JSON's `\ud800`) has no UTF-8 form: Python reads that text.
+    let Ok(text) = text.to_str() else {
+        return Ok(Declined::Unicode.reason().into_py(py));
     };
     Ok(match record::read_record(text, limits) {
         Ok(text) => Py::new(py, Record { text })?.into_py(py),

@@ -56,8 +56,8 @@ pub enum Action {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cell {
     pub side: Side,
-    pub line: u32,
-    pub column: u32,
+    pub line: usize,
+    pub column: usize,
     pub action: Action,
 }
 
@@ -65,7 +65,7 @@ pub struct Cell {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameText {
     pub number: u32,
-    pub line: u32,
+    pub line: usize,
     pub players: (String, String),
     pub score: Option<(u32, u32)>,
     pub cells: Vec<Cell>,
@@ -223,8 +223,7 @@ pub fn read_record(text: &str, limits: ReadLimits) -> Result<RecordText, Decline
         expecting_score: false,
     };
     for (index, line) in lines(text).enumerate() {
-        let number = u32::try_from(index + 1).map_err(|_| Declined::LongLine)?;
-        reader.read_line(number, line)?;
+        reader.read_line(index + 1, line)?;
     }
     if reader.record.games.is_empty() && reader.record.match_length.is_none() {
         return Err(Declined::NoMatch);
@@ -240,7 +239,7 @@ struct Reader {
 }
 
 impl Reader {
-    fn read_line(&mut self, number: u32, line: &str) -> Result<(), Declined> {
+    fn read_line(&mut self, number: usize, line: &str) -> Result<(), Declined> {
         let stripped = line.trim_matches(py_space);
         if stripped.is_empty() {
             return Ok(());
@@ -298,7 +297,7 @@ impl Reader {
         Ok(())
     }
 
-    fn start_game(&mut self, number: u32, line: u32) -> Result<(), Declined> {
+    fn start_game(&mut self, number: u32, line: usize) -> Result<(), Declined> {
         if self.record.games.len() + 1 > self.limits.games {
             return Err(Declined::Limit(Limit::Games));
         }
@@ -535,7 +534,7 @@ fn body_start(line: &[u8]) -> usize {
 }
 
 /// The cells of one row, appended to `game`.
-fn row(game: &mut GameText, number: u32, line: &str) -> Result<(), Declined> {
+fn row(game: &mut GameText, number: usize, line: &str) -> Result<(), Declined> {
     let bytes = line.as_bytes();
     let body = body_start(bytes);
     // `b | 0x20` lowers ASCII letters (and maps only `I` and `i` to `i`): a loop the
@@ -565,7 +564,7 @@ fn row(game: &mut GameText, number: u32, line: &str) -> Result<(), Declined> {
         game.cells.push(Cell {
             side,
             line: number,
-            column: u32::try_from(column).map_err(|_| Declined::LongLine)?,
+            column,
             action: cell(text).ok_or(Declined::UnreadableCell)?,
         });
     }

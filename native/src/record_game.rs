@@ -89,20 +89,12 @@ struct Offer {
     redouble: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    Roll,
-    Doubled,
-    End,
-}
-
 struct Game<'a> {
     rules: &'a MatchRules,
     crawford_game: bool,
     white: Layout,
     black: Layout,
     turn: Option<Side>,
-    phase: Phase,
     cube: Option<Cube>,
     offer: Option<Offer>,
     doubled: bool,
@@ -127,7 +119,6 @@ pub fn check_game(
         white: start.white,
         black: start.black,
         turn: start.turn,
-        phase: Phase::Roll,
         cube: start.cube,
         offer: None,
         doubled: false,
@@ -317,7 +308,6 @@ impl Game<'_> {
                     black,
                 }
             });
-            self.end();
             return;
         }
         if finished {
@@ -331,17 +321,10 @@ impl Game<'_> {
                     white: self.white,
                     black: self.black,
                 });
-                self.end();
                 return;
             }
         }
         self.turn = Some(side.other());
-        self.phase = Phase::Roll;
-    }
-
-    fn end(&mut self) {
-        self.turn = None;
-        self.phase = Phase::End;
     }
 
     /// `CubeState.double_problem` finds nothing: `side` doubles.
@@ -351,7 +334,8 @@ impl Game<'_> {
         if self.crawford_game && rules.crawford && !rules.money {
             return None;
         }
-        let before_roll = self.turn == Some(side) && self.phase == Phase::Roll;
+        // Before rolling: on turn with no offer pending (after the end nothing is checked).
+        let before_roll = self.turn == Some(side) && self.offer.is_none();
         let lawful = before_roll
             && self.offer.is_none()
             && cube.owner.is_none_or(|owner| owner == side)
@@ -398,7 +382,6 @@ impl Game<'_> {
 
     fn offer(&mut self, offer: Offer) {
         self.turn = Some(offer.by.other());
-        self.phase = Phase::Doubled;
         self.offer = Some(offer);
     }
 
@@ -416,6 +399,5 @@ impl Game<'_> {
         });
         self.offer = None;
         self.turn = Some(offer.roller);
-        self.phase = Phase::Roll;
     }
 }

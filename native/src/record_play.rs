@@ -18,6 +18,9 @@ const BAR: u32 = 25;
 const OFF: u32 = 0;
 /// Longer numbers read as one million, a point no board has (`MAX_POINT_DIGITS`).
 const MAX_POINT_DIGITS: usize = 6;
+/// A play has at most four moves (a doublet's four dice): a longer one is never legal, and
+/// is left to Python, which says why (and a repeat count cannot blow a row up natively).
+const MAX_MOVES: usize = 4;
 
 /// The play of `body`, the text after a cell's `DD:` (an ASCII row's).
 pub fn parse_play(body: &str) -> Option<WrittenPlay> {
@@ -67,6 +70,9 @@ fn simple_play(body: &[u8]) -> Option<Vec<WrittenMove>> {
         }
         at += spaces;
         moves.push(WrittenMove { from, to, mark });
+        if moves.len() > MAX_MOVES {
+            return None;
+        }
     }
     Some(moves)
 }
@@ -106,14 +112,14 @@ fn token_moves(token: &[u8]) -> Option<Vec<WrittenMove>> {
             Some(_) => return None,
         }
     }
-    if points.len() < 2 {
-        return None;
-    }
     let count = if at < token.len() {
         repeat_count(&token[at..])?
     } else {
         1
     };
+    if points.len() < 2 || (points.len() - 1) * count > MAX_MOVES {
+        return None;
+    }
     let first_marked = leading_mark || points[0].1;
     let chain: Vec<WrittenMove> = points
         .windows(2)

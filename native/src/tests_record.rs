@@ -69,7 +69,7 @@ fn a_record_is_read_into_games_of_cells() {
         (1, 5, Some((0, 0)))
     );
     assert_eq!(first.players, ("Alice".to_owned(), "Bob".to_owned()));
-    let kinds: Vec<(Side, u32, &Action)> = first
+    let kinds: Vec<(Side, usize, &Action)> = first
         .cells
         .iter()
         .map(|cell| (cell.side, cell.column, &cell.action))

@@ -12,7 +12,12 @@ from notation.options import parse_rules_text
 from notation.records.mat_reader import read_mat
 from notation.records.mat_writer import game_lines, header_lines, join_mat, laid_out, write_mat
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
-from referee.adjudication.native_record import NativeGames, NativeRecord, read_natively
+from referee.adjudication.native_record import (
+    NativeGames,
+    NativeRecord,
+    game_as_read,
+    read_natively,
+)
 from referee.adjudication.setting import GameSetting, Mode
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
 from referee.budget import Budget, WorkLimits, reading_refusal
@@ -302,8 +307,8 @@ class _MatchChecker:
         self.timed_out = record.tags.get("Termination", "").strip().lower() == "timeout"
         self.native = native
         self.native_games = None
-        self.python_games: tuple[GameText, ...] | None = None
-        """The games as the Python reader reads them (read once a native game is declined)."""
+        self.lines: list[str] | None = None
+        """The natively read record's lines (split once a native game is declined)."""
         if native is None:
             self.hits_marked = any(
                 move.hit
@@ -447,12 +452,14 @@ class _MatchChecker:
     def python_check(
         self, game: GameText, start: Position, before: tuple[int, int], setting: GameSetting
     ) -> GameVerdict:
-        """``game`` checked by ``GameChecker`` (a natively read game is read again by the
-        Python reader, which words what the native one left)."""
+        """``game`` checked by ``GameChecker`` (a natively read game is read again, alone,
+        by the Python reader, as the Python engine reads it)."""
         if self.native is not None:
-            if self.python_games is None:
-                self.python_games = read_record(self.native.text, self.budget.limits).games
-            game = self.python_games[game.index - 1]
+            if self.lines is None:
+                self.lines = self.native.text.lstrip("\ufeff").splitlines()
+            games = self.record.games
+            end = games[game.index].line - 1 if game.index < len(games) else len(self.lines)
+            game = game_as_read(self.lines, game, end)
         from referee.adjudication.game import GameChecker, canonical_actions  # late: see the end
 
         checker = GameChecker(game, start, before, setting, self.replay, self.budget)

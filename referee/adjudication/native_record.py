@@ -10,11 +10,12 @@ traps); the differential tests hold verdicts byte-identical with the fast path o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any
 
-from notation.records.mat_reader import past_limit, read_comments
+from notation.records.mat_reader import past_limit, read_comments, read_mat
 from notation.records.mat_writer import Cell
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
 from referee.adjudication.setting import GameSetting
@@ -156,6 +157,15 @@ class NativeGames:
             crawford=setting.crawford_game,
         )
         return verdict, outcome[-1]
+
+
+def game_as_read(lines: Sequence[str], game: GameText, end: int) -> GameText:
+    """``game`` of a natively read record, as the Python reader reads it from its own lines
+    (from its ``Game`` line up to line ``end``, numbered as in the whole record): for a game
+    the native checker declined, without reading the whole record again."""
+    text = "\n" * (game.line - 1) + "\n".join(lines[game.line - 1 : end])
+    read = read_mat(text).games[0]
+    return replace(read, index=game.index, start=game.start)
 
 
 def _letter(side: Side | None) -> str | None:

@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
+from notation.records import mat_reader
 from notation.records.model import GameText
-from referee.adjudication import GameVerdict, check_and_write, check_record
+from referee.adjudication import GameVerdict, check_and_write, check_record, native_record
 from referee.adjudication import match as match_module
 from referee.adjudication.match import _MatchChecker
 from referee.adjudication.native_record import read_natively
@@ -99,6 +100,7 @@ def test_clean_records_are_checked_natively(
         (lambda t: t.replace("Bob : 0", "Bob : \u0660"), "unicode"),  # an Arabic-Indic zero
         (lambda t: t.replace("Takes", "Ta\u212akes"), "unicode"),  # the Kelvin sign folds to k
         (lambda t: t.replace("Alice : 0", "Alice\u00a0: 0"), "unicode"),  # no-break space
+        (lambda t: t.replace("Alice : 1", "Al\udc80ice : 1"), "unicode"),  # JSON's lone "\udc80"
         (lambda t: t.replace("8/4 6/4", "8/4 6/4 é"), "non_ascii_row"),
         (lambda t: t.replace(" Game 1", "; Set Pos=...\n Game 1\n; Set Pos=x"), "edit"),
         (lambda t: t.replace("Drops", "Drops  52: Illegal play (1,2)"), "edit"),
@@ -150,16 +152,36 @@ def test_a_record_past_a_reading_limit_is_refused_as_the_python_reader_refuses_i
 
 
 def test_only_the_game_with_something_to_say_is_checked_by_python(
-    native: ModuleType, checked_by_python: list[int]
+    native: ModuleType, checked_by_python: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     illegal = RECORD.replace("24/18 13/9", "24/18 13/8")  # 6-4 played as 6-5, in game 2
+    read_by_python: list[str] = []
+
+    def read_mat(text: str) -> Any:
+        read_by_python.append(text)
+        return mat_reader.read_mat(text)
+
+    monkeypatch.setattr(native_record, "read_mat", read_mat)
     with engine_in_use("native"):
         assert read_natively(illegal, WorkLimits()) is not None
         verdict = check_record(illegal)
     assert checked_by_python == [2]
     assert [issue.code for issue in verdict.games[1].errors] == ["illegal_play"]
+    # Python read that game alone, not the whole record again.
+    assert len(read_by_python) == 1 and read_by_python[0].count("Game") == 1
     reference, candidate = by_both(lambda: answer(illegal))
     assert candidate == reference
+
+
+def test_plays_of_more_than_four_moves_are_left_to_python(native: ModuleType) -> None:
+    # A repeat count could make one row hold thousands of moves: no play has more than
+    # four, so the native reader declines the record and Python words the illegal play.
+    chain = "/".join(str(point) for point in range(24, 0, -1))
+    text = RECORD.replace("24/18 13/9", f"{chain}(15)")
+    assert native.read_record(text, 10, 100, 1000) == "unreadable_cell"
+    reference, candidate = by_both(lambda: answer(text))
+    assert candidate == reference
+    assert '"illegal_play"' in reference
 
 
 INSERTS = [" ", "  ", "*", "/", ":", "(", ")", "(2)", "-", "1", "6", "0", "b", "o", "s", "\t"]
