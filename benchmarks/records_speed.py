@@ -8,7 +8,7 @@ every engine available (Python, and native when built). Three ways to check are 
 core, its record fast path), ``check_and_write`` (verdict and canonical record: imports)
 and ``adjudicate`` (the full Python path that replays use). Last, whole processes:
 ``nardy-referee check`` of a 400-game money session against a Python process that imports
-gnubg and runs ``import mat`` of the same file (best of three each).
+gnubg and runs ``import mat`` of the same file (best of ten each).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def gnubg_import_seconds(paths: list[Path]) -> float | None:
 
 
 SESSION_GAMES = 400
-ROUNDS = 3
+ROUNDS = 10
 GNUBG_IMPORT = """
 import os, sys
 import gnubg
