@@ -34,8 +34,6 @@ from referee.rules.scoring import (
     score_bore_off,
     score_draw,
     score_drop,
-    score_resignation,
-    score_timeout,
     unfinished,
 )
 from vocabulary import CHECKERS, IssueCode, Move, Phase, Side
@@ -424,10 +422,7 @@ class GameChecker:
         self.verdict.recorded_points = value
         self.verdict.recorded_line = action.line
         if self.result is None and (not self.stopped or self.unchecked):
-            if self.setting.timed_out:
-                self.result = score_timeout(side, value, self.stake)
-            else:
-                self.result = score_resignation(self.variant, side, value, self.stake, self.options)
+            self.result = self.setting.score_wins_line(self.variant, side, value, self.stake)
             self.end()
 
     def loss(self, index: int, action: ActionText) -> None:

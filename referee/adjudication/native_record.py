@@ -31,8 +31,6 @@ from referee.rules.scoring import (
     score_bore_off,
     score_draw,
     score_drop,
-    score_resignation,
-    score_timeout,
 )
 from referee.rules.variants import Variant
 from vocabulary import Side
@@ -187,9 +185,7 @@ def _result(variant: type[Variant], setting: GameSetting, outcome: tuple[Any, ..
         )
     if kind == "drop":
         return score_drop(winner, stake)
-    if setting.timed_out:
-        return score_timeout(winner, points, stake)
-    return score_resignation(variant, winner, points, stake, setting.options)
+    return setting.score_wins_line(variant, winner, points, stake)
 
 
 def _side(letter: str | None) -> Side | None:

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from referee.rules.options import Options
+from referee.rules.scoring import GameResult, Stake, score_resignation, score_timeout
+from referee.rules.variants import Variant
+from vocabulary import Side
 
 
 class Mode(StrEnum):
@@ -30,3 +33,12 @@ class GameSetting:
     timed_out: bool = False
     """The game ended on time (``[Termination "timeout"]`` on its record's last game): its
     ``Wins`` line is what the referee awarded, not a resignation."""
+
+    def score_wins_line(
+        self, variant: type[Variant], winner: Side, points: int, stake: Stake
+    ) -> GameResult:
+        """The result a ``Wins`` line gives a game no other way ended: the referee's award
+        of a game lost on time, else a resignation."""
+        if self.timed_out:
+            return score_timeout(winner, points, stake)
+        return score_resignation(variant, winner, points, stake, self.options)

@@ -230,3 +230,13 @@ def test_a_clean_record_is_checked_without_the_python_game_checker(native: Modul
     assert "valid" in run.stdout
     python_checker = {"referee.adjudication.game", "referee.rules.judge", "referee.rules.movegen"}
     assert loaded & python_checker == set()
+
+
+def test_a_timed_out_record_scores_its_award_alike(native: ModuleType) -> None:
+    # [Termination "timeout"]: the last game's Wins line is the referee's award (LIVE.md §4).
+    text = RECORD.replace("; [Variation", '; [Termination "timeout"]\n; [Variation')
+    reference, candidate = by_both(lambda: answer(text))
+    assert candidate == reference
+    with engine_in_use("native"):
+        verdict = check_record(text)
+    assert [str(game.result.termination) for game in verdict.games] == ["drop", "timeout"]
