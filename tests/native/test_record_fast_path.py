@@ -79,12 +79,23 @@ def answer(text: str) -> str:
         return f"refused: {error.code}"
 
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
 def test_clean_records_are_checked_natively(
     native: ModuleType, checked_by_python: list[int]
 ) -> None:
-    for text in (RECORD, (require(MAT) / CLEAN).read_text()):
+    # Every variant: the worked examples of backgammon, long nardy (a mars, the head rule)
+    # and khachapuri (difference scoring) pass whole through the native checker.
+    examples = [
+        EXAMPLES / f"{name}_match.mat" for name in ("backgammon", "long_nardy", "khachapuri")
+    ]
+    texts = [RECORD, (require(MAT) / CLEAN).read_text(), *(p.read_text() for p in examples)]
+    variants = set()
+    for text in texts:
         with engine_in_use("native"):
             verdict = check_record(text)
+        variants.add(verdict.variant)
         assert verdict.valid
         assert not any(game.warnings for game in verdict.games)
         assert checked_by_python == []
@@ -92,6 +103,7 @@ def test_clean_records_are_checked_natively(
             assert check_record(text) == verdict
         assert checked_by_python == [game.index for game in verdict.games]
         checked_by_python.clear()
+    assert variants == {"backgammon", "long-nardy", "khachapuri"}
 
 
 @pytest.mark.parametrize(
