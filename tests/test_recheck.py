@@ -33,12 +33,7 @@ def test_every_verdict_names_its_rules_revision_and_version() -> None:
 def stored_as_if_older(database: Path) -> int:
     """Store the record, then make its row look as an older referee left it: revision 0,
     the verdict that referee gave (valid), no version."""
-    Archive.prepare(database)
-    archive = Archive(database)
-    try:
-        stored = submit(archive, OPENING_DOUBLET, allow_invalid=True).stored
-    finally:
-        archive.close()
+    match_id = stored(database)
     old = adjudicate(OPENING_DOUBLET).verdict.to_json()
     old.update(valid=True, rules_revision=0)
     for game in old["games"]:
@@ -47,9 +42,19 @@ def stored_as_if_older(database: Path) -> int:
         conn.execute(
             "UPDATE matches SET valid = 1, verdict = ?, rules_revision = 0,"
             " referee_version = NULL WHERE id = ?",
-            (json.dumps(old), stored.id),
+            (json.dumps(old), match_id),
         )
-    return stored.id
+    return match_id
+
+
+def stored(database: Path) -> int:
+    """The id of the record stored in a new archive at ``database``."""
+    Archive.prepare(database)
+    archive = Archive(database)
+    try:
+        return submit(archive, OPENING_DOUBLET, allow_invalid=True).stored.id
+    finally:
+        archive.close()
 
 
 def row(database: Path, match_id: int) -> tuple[object, ...]:
@@ -89,10 +94,4 @@ def test_recheck_updates_older_verdicts_and_prints_what_changed(
 
 def test_a_new_match_is_stored_at_the_current_revision(tmp_path: Path) -> None:
     database = tmp_path / "archive.sqlite3"
-    Archive.prepare(database)
-    archive = Archive(database)
-    try:
-        stored = submit(archive, OPENING_DOUBLET, allow_invalid=True).stored
-    finally:
-        archive.close()
-    assert row(database, stored.id)[1:3] == (RULES_REVISION, __version__)
+    assert row(database, stored(database))[1:3] == (RULES_REVISION, __version__)
