@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from referee.plays_service import PlaysService
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_PIPE_CLOSED = 141
+"""The reader of the output went away (``check ... | head``): the shell's code for SIGPIPE."""
 DEFAULT_DATABASE = "var/referee.sqlite3"
 SCOPES = tuple(Scope)
 
@@ -316,6 +318,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RefereeError as error:
         print(f"nardy-referee: error ({error.code}): {error.message}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # Stop quietly, as Unix tools do; what is still buffered goes nowhere at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_PIPE_CLOSED
 
 
 if __name__ == "__main__":

@@ -7,6 +7,9 @@ must be exactly what the REST endpoints answer for the same input.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -236,3 +239,18 @@ def test_play_out_of_travel_order(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "play", LN_65, "18/13 24/18")
     assert code == 0
     assert out.split()[0:3] == ["legal:", "24/18", "18/13"]
+
+
+def test_check_stops_quietly_when_its_reader_goes_away() -> None:
+    # `nardy-referee check records/ | head -1`: the pipe closes after the first line, while
+    # far more is still to come than a pipe holds (about 1.2 MB of JSON verdicts).
+    examples = str(Path(__file__).resolve().parents[1] / "examples")
+    command = [sys.executable, "-m", "referee.cli", "check", "--json", *[examples] * 200]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()
+    process.stdout.close()
+    errors = process.stderr.read().decode()
+    assert process.wait(timeout=60) == 141
+    assert b"valid" in first
+    assert "Traceback" not in errors
