@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from notation.records.mat_reader import past_limit, read_comments, read_mat
 from notation.records.mat_writer import Cell
@@ -38,6 +39,44 @@ from vocabulary import Side
 _LARGEST_CUBE_LIMIT = 2**63
 """Cube limits above this are the same as this one to the native core (a record's cube
 values stay below two million: a double writes at most six digits)."""
+
+
+class _GameFacts(NamedTuple):
+    """One game as the native reader answers it (``Record.games``)."""
+
+    number: int
+    line: int
+    players: tuple[str, str]
+    score: tuple[int, int] | None
+    actions: int
+    wins: list[tuple[str, int, int, int, bool]]
+    """Its ``Wins`` cells: side, line, column, points, "and the match"."""
+
+
+class Ending(StrEnum):
+    """How the native checker says a game ended."""
+
+    BORE_OFF = "bore_off"
+    DRAW = "draw"
+    DROP = "drop"
+    RESIGNED = "resigned"
+
+
+class _Outcome(NamedTuple):
+    """A game the native checker passed (``Record.check_game``)."""
+
+    ending: Ending
+    winner: str | None
+    points: int | None
+    """The points a ``Wins`` line gave (``resigned``)."""
+    white: tuple[int, ...] | None
+    black: tuple[int, ...] | None
+    """The board a bear-off is scored on."""
+    standing: tuple[int, str | None] | None
+    """The cube the game was played for: value and owner."""
+    doubled: bool
+    cells: list[Cell]
+    """The canonical cells, when asked for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,26 +107,26 @@ def read_natively(text: str, limits: WorkLimits) -> NativeRecord | None:
             raise reading_refusal(past_limit(name, getattr(limits, name)), limits)
         return None
     header, starts = read_comments(handle.comments)
-    facts = handle.games()
+    facts = [_GameFacts(*game) for game in handle.games()]
     games = tuple(
         GameText(
             index=index,
-            number=number,
-            line=line,
-            players=players,
-            score=score,
+            number=game.number,
+            line=game.line,
+            players=game.players,
+            score=game.score,
             actions=tuple(
                 ActionText(
                     ActionKind.WIN, side, at, column, None, "", value=points, and_the_match=claim
                 )
-                for side, at, column, points, claim in wins
+                for side, at, column, points, claim in game.wins
             ),
             start=starts.get(index),
         )
-        for index, (number, line, players, score, _, wins) in enumerate(facts, start=1)
+        for index, game in enumerate(facts, start=1)
     )
     skeleton = MatchText(header.tags, header.comments, handle.match_length, games)
-    counts = tuple(count for _, _, _, _, count, _ in facts)
+    counts = tuple(game.actions for game in facts)
     return NativeRecord(text, skeleton, counts, handle, handle.hits_marked, native)
 
 
@@ -129,7 +168,7 @@ class NativeGames:
         """The verdict on ``game`` when the native core passes it (and, with ``canonical``,
         the game's cells as the canonical record writes them), else None."""
         cube = start.cube
-        outcome = self.record.handle.check_game(
+        answer = self.record.handle.check_game(
             game.index - 1,
             self.rules,
             start.board.white,
@@ -140,8 +179,9 @@ class NativeGames:
             setting.crawford_game,
             canonical,
         )
-        if outcome is None:
+        if answer is None:
             return None
+        outcome = _Outcome(Ending(answer[0]), *answer[1:])
         budget.charge(Work.ACTIONS, self.record.action_counts[game.index - 1])
         recorded = game.actions[-1] if game.actions else None
         verdict = GameVerdict(
@@ -154,7 +194,7 @@ class NativeGames:
             recorded_line=None if recorded is None else recorded.line,
             crawford=setting.crawford_game,
         )
-        return verdict, outcome[-1]
+        return verdict, outcome.cells
 
 
 def game_as_read(lines: Sequence[str], game: GameText, end: int) -> GameText:
@@ -170,22 +210,23 @@ def _letter(side: Side | None) -> str | None:
     return None if side is None else str(side)
 
 
-def _result(variant: type[Variant], setting: GameSetting, outcome: tuple[Any, ...]) -> GameResult:
+def _result(variant: type[Variant], setting: GameSetting, outcome: _Outcome) -> GameResult:
     """The score of a natively checked game's ending, as ``GameChecker`` scores it."""
-    kind, winner_letter, points, white, black, standing, doubled, _ = outcome
+    standing = outcome.standing
     cube = None if standing is None else Cube(standing[0], _side(standing[1]))
-    stake = CubeState(cube, None, doubled).stake(setting.match_length == 0, setting.options)
-    winner = _side(winner_letter)
-    if kind == "draw":
+    stake = CubeState(cube, None, outcome.doubled).stake(setting.match_length == 0, setting.options)
+    winner = _side(outcome.winner)
+    if outcome.ending is Ending.DRAW:
         return score_draw(stake)
     assert winner is not None
-    if kind == "bore_off":
-        return score_bore_off(
-            variant, Board(tuple(white), tuple(black)), winner, stake, setting.options
-        )
-    if kind == "drop":
+    if outcome.ending is Ending.BORE_OFF:
+        assert outcome.white is not None and outcome.black is not None
+        board = Board(tuple(outcome.white), tuple(outcome.black))
+        return score_bore_off(variant, board, winner, stake, setting.options)
+    if outcome.ending is Ending.DROP:
         return score_drop(winner, stake)
-    return setting.score_wins_line(variant, winner, points, stake)
+    assert outcome.points is not None
+    return setting.score_wins_line(variant, winner, outcome.points, stake)
 
 
 def _side(letter: str | None) -> Side | None:
