@@ -8,7 +8,7 @@ NATIVE_SOURCES := $(wildcard native/Cargo.* native/pyproject.toml native/src/*.r
 HAVE_CARGO := $(shell command -v cargo 2>/dev/null)
 # Run once more under the Python engine (the whole suite runs under the default, native when built).
 ENGINE_TESTS := tests/rules tests/records tests/test_openspiel_corpus.py tests/test_cli.py \
-	tests/test_plays_service.py tests/api/test_plays_api.py tests/reliability/test_hostile_input.py
+	tests/test_plays.py tests/api/test_plays_api.py tests/reliability/test_hostile_input.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2

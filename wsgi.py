@@ -1,5 +1,5 @@
 """The WSGI entry point: ``gunicorn wsgi:app``."""
 
-from referee.api import create_app
+from referee.app import create_app
 
 app = create_app()

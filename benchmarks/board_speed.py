@@ -16,10 +16,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.adjudication import adjudicate
-from referee.api import create_app
-from referee.archive import Archive
+from referee.app import create_app
+from referee.archive.service import submit
 from referee.board_svg import board_svg
-from referee.matches import submit
+from referee.storage.sqlite import Archive
 from tests.corpus import MAT
 
 PAGE_RUNS = 5

@@ -25,8 +25,8 @@ from typing import Any, ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee.bot import LiveClient, RandomStrategy, play_match
-from referee.dice import verify_proof
+from referee.live.bot import LiveClient, RandomStrategy, play_match
+from referee.live.dice import verify_proof
 from tests.server import Server, start, stop, write_token
 
 MATCHES = int(sys.argv[1]) if len(sys.argv) > 1 else 200

@@ -26,8 +26,8 @@ CASE = r"""
 import json, resource, sys, tempfile, time
 sys.path.insert(0, sys.argv[1])
 sys.setrecursionlimit(10_000)
-from referee.api import create_app
-from referee.archive import Archive
+from referee.app import create_app
+from referee.storage.sqlite import Archive
 exec(sys.argv[3])  # the costly-record generators
 name = sys.argv[2]
 database = tempfile.mkdtemp() + "/bench.sqlite3"

@@ -15,15 +15,15 @@ from notation.errors import NotationError
 from notation.options import OptionValue, parse_rules_text
 from referee import __version__
 from referee.adjudication import Verdict, check_record
-from referee.budget import OFFLINE
+from referee.adjudication.budget import OFFLINE
 from referee.errors import RefereeError
 from referee.rules import engine
 from referee.scopes import Scope
 from vocabulary import Side
 
 if TYPE_CHECKING:
-    from referee.bot import RandomStrategy
-    from referee.plays_service import PlaysService
+    from referee.live.bot import RandomStrategy
+    from referee.plays import PlaysService
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_PIPE_CLOSED = 141
@@ -40,7 +40,7 @@ def _rules(text: str) -> dict[str, OptionValue]:
 
 
 def _strategy(name: str) -> type[RandomStrategy]:
-    from referee.bot import STRATEGIES  # the live client only for the command that uses it
+    from referee.live.bot import STRATEGIES  # the live client only for the command that uses it
 
     try:
         return STRATEGIES[name]
@@ -111,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _verify_dice(args: argparse.Namespace) -> int:
     import urllib.request  # HTTP and hashing only for the commands that use them
 
-    from referee.dice import verify_proof
+    from referee.live.dice import verify_proof
 
     try:
         if args.proof.startswith(("http://", "https://")):
@@ -132,7 +132,7 @@ def _verify_dice(args: argparse.Namespace) -> int:
 
 
 def _bot(args: argparse.Namespace) -> int:
-    from referee.bot import LiveApiError, LiveClient, play_match
+    from referee.live.bot import LiveApiError, LiveClient, play_match
 
     strategy = args.strategy()
     try:
@@ -145,7 +145,7 @@ def _bot(args: argparse.Namespace) -> int:
 
 
 def _plays(args: argparse.Namespace) -> PlaysService:
-    from referee.plays_service import PlaysService  # the judge only for the plays commands
+    from referee.plays import PlaysService  # the judge only for the plays commands
 
     return PlaysService(args.position, args.rules)
 
@@ -255,7 +255,7 @@ def _draw(args: argparse.Namespace) -> int:
 
 
 def _tokens(args: argparse.Namespace) -> int:
-    from referee.archive import Archive  # SQLite only for the commands that use it
+    from referee.storage.sqlite import Archive  # SQLite only for the commands that use it
 
     Archive.prepare(args.database)
     archive = Archive(args.database)
@@ -281,8 +281,8 @@ def _tokens(args: argparse.Namespace) -> int:
 
 
 def _recheck(args: argparse.Namespace) -> int:
-    from referee.archive import Archive  # SQLite only for the commands that use it
-    from referee.matches import recheck
+    from referee.archive.service import recheck
+    from referee.storage.sqlite import Archive  # SQLite only for the commands that use it
 
     Archive.prepare(args.database)
     archive = Archive(args.database)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.archive import Archive
+from referee.storage.sqlite import Archive
 
 ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT = 30.0

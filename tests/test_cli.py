@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from referee import __version__
-from referee.api import create_app
+from referee.app import create_app
 from referee.cli import main
 from referee.rules import engine
 from tests.positions import BG_START, OPENING_31, bg

@@ -24,6 +24,8 @@ def imported_modules(package: Path) -> dict[str, set[str]]:
                 names.update(alias.name for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 names.add(node.module)
+                # ``from referee import web`` imports the module ``referee.web``
+                names.update(f"{node.module}.{alias.name}" for alias in node.names)
         found[path.name if not path.is_relative_to(ROOT) else str(path.relative_to(ROOT))] = names
     return found
 
@@ -61,9 +63,21 @@ def test_the_board_drawing_is_pure(tmp_path: Path) -> None:
     assert offending(package, allowed, WEB_AND_SQL) == []
 
 
+@pytest.mark.parametrize(("package", "other"), [("api", "web"), ("web", "api")])
+def test_the_api_and_the_pages_never_import_each_other(package: str, other: str) -> None:
+    """Both stand on ``referee.http``; ``referee.app`` registers both."""
+    problems = [
+        f"{path} imports {name}"
+        for path, names in imported_modules(ROOT / "referee" / package).items()
+        for name in names
+        if name == f"referee.{other}" or name.startswith(f"referee.{other}.")
+    ]
+    assert problems == []
+
+
 def test_the_dice_are_pure_standard_library() -> None:
     """Anyone can re-implement or audit the dice of LIVE.md §5 from this one module."""
-    names = imported_modules(ROOT / "referee")["referee/dice.py"]
+    names = imported_modules(ROOT / "referee")["referee/live/dice.py"]
     standard = {"__future__", "collections", "dataclasses", "hashlib", "hmac", "re", "secrets"}
     assert {name.split(".")[0] for name in names} <= standard | {"typing"}
 

@@ -12,9 +12,9 @@ import pytest
 
 from referee import RULES_REVISION, __version__
 from referee.adjudication import adjudicate
-from referee.archive import Archive
+from referee.archive.service import submit
 from referee.cli import main
-from referee.matches import submit
+from referee.storage.sqlite import Archive
 
 # A backgammon game that opens with a doublet: valid before revision 1, an error since
 # (RULES.md 14.2).

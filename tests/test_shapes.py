@@ -11,7 +11,7 @@ import pytest
 
 from referee.adjudication import adjudicate
 from referee.adjudication.verdict import VerdictSchema
-from referee.plays_service import CheckResponse, LegalPlay, PlaysService
+from referee.plays import CheckResponse, LegalPlay, PlaysService
 from referee.shapes import Shape, dumper, fields, schema_of
 from tests.corpus import MAT
 from tests.positions import BG_START, bg
@@ -52,8 +52,7 @@ def test_fields_without_a_fast_dump_are_refused_when_the_dumper_is_built() -> No
 
 
 def test_live_states_and_dice_proofs_dump_as_their_schemas_say() -> None:
-    from referee.archive import Throw
-    from referee.live_shapes import (
+    from referee.live.shapes import (
         DiceProof,
         LiveState,
         ProofView,
@@ -61,7 +60,8 @@ def test_live_states_and_dice_proofs_dump_as_their_schemas_say() -> None:
         dump_proof,
         dump_state,
     )
-    from referee.live_table import FinishedGame
+    from referee.live.table import FinishedGame
+    from referee.storage.sqlite import Throw
 
     state = StateView(
         id=7,

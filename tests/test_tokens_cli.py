@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.api import create_app
-from referee.archive import Archive
+from referee.app import create_app
 from referee.cli import main
+from referee.storage.sqlite import Archive
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "backgammon_match.mat"
 

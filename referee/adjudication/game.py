@@ -10,6 +10,7 @@ from notation.plays import format_play
 from notation.records.model import ActionKind, ActionText, GameText
 from notation.records.set_pos import parse_set_pos
 from notation.records.snowie import parse_snowie_cell
+from referee.adjudication.budget import Budget, Work
 from referee.adjudication.setting import GameSetting, Mode
 from referee.adjudication.verdict import GameVerdict, Issue
 from referee.bridge import (
@@ -20,7 +21,6 @@ from referee.bridge import (
     validated,
     write_position,
 )
-from referee.budget import Budget, Work
 from referee.errors import InvalidPositionError, RefereeError
 from referee.rules.board import Board, Step
 from referee.rules.condone import play_physically

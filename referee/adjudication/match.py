@@ -12,6 +12,7 @@ from notation.options import parse_rules_text
 from notation.records.mat_reader import read_mat
 from notation.records.mat_writer import game_lines, header_lines, join_mat, laid_out, write_mat
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
+from referee.adjudication.budget import Budget, WorkLimits, reading_refusal
 from referee.adjudication.native_record import (
     NativeGames,
     NativeRecord,
@@ -20,7 +21,6 @@ from referee.adjudication.native_record import (
 )
 from referee.adjudication.setting import GameSetting, Mode
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
-from referee.budget import Budget, WorkLimits, reading_refusal
 from referee.errors import (
     RefereeError,
 )

@@ -19,9 +19,9 @@ from typing import Any, NamedTuple
 from notation.records.mat_reader import past_limit, read_comments, read_mat
 from notation.records.mat_writer import Cell
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
+from referee.adjudication.budget import Budget, Work, WorkLimits, reading_refusal
 from referee.adjudication.setting import GameSetting
 from referee.adjudication.verdict import GameVerdict
-from referee.budget import Budget, Work, WorkLimits, reading_refusal
 from referee.rules import engine
 from referee.rules.board import Board
 from referee.rules.cube import CubeState

@@ -6,10 +6,10 @@ import hashlib
 
 from flask import Blueprint, Response, request
 
-from referee.api.loading import loaded
 from referee.api.schemas import BoardQuery
 from referee.board_svg import DRAWING, board_svg, changed_points
 from referee.bridge import read_position, write_position
+from referee.http.loading import loaded
 from vocabulary import Side
 
 blueprint = Blueprint("boards", __name__)

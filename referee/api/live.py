@@ -9,17 +9,17 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, stream_with_context, url_for
 
-from referee import live
-from referee.api.auth import token_holder
-from referee.api.bodies import json_object
 from referee.api.schemas import LiveActionRequest, LiveCreateRequest, LiveJoinRequest
-from referee.api.storage import archive
-from referee.archive import Archive
+from referee.http.auth import token_holder
+from referee.http.bodies import json_object
+from referee.http.storage import archive
+from referee.http.streams import NDJSON
+from referee.live import service as live
 from referee.scopes import Scope
+from referee.storage.sqlite import Archive
 
 blueprint = Blueprint("live", __name__)
 
-NDJSON = "application/x-ndjson"
 SMALL_BODY = 64 * 1024
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -12,32 +12,32 @@ from flask import Blueprint, Response, request, stream_with_context, url_for
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable, RequestEntityTooLarge
 
-from referee.api.auth import requires
-from referee.api.bodies import (
+from referee.api.schemas import (
+    MatchDetailQuery,
+    MatchSubmitRequest,
+    RecheckRequest,
+)
+from referee.archive.service import Submission, check_stored, replay, stored_match, submit, summary
+from referee.errors import ArchiveBusyError, InvalidEncodingError, RefereeError
+from referee.http.auth import requires
+from referee.http.bodies import (
     has_body,
     json_body,
     json_object,
     record_body,
     record_text,
 )
-from referee.api.limits import check_slot, rate_limited, work_limits
-from referee.api.loading import loaded
-from referee.api.problems import problem_body
-from referee.api.schemas import (
-    MatchDetailQuery,
-    MatchListQuery,
-    MatchSubmitRequest,
-    RecheckRequest,
-)
-from referee.api.storage import archive
-from referee.archive import MatchQuery
-from referee.errors import ArchiveBusyError, InvalidEncodingError, RefereeError
-from referee.matches import Submission, check_stored, replay, stored_match, submit, summary
+from referee.http.limits import check_slot, rate_limited, work_limits
+from referee.http.loading import loaded
+from referee.http.problems import problem_body
+from referee.http.queries import match_query
+from referee.http.storage import archive
+from referee.http.streams import NDJSON
 from referee.scopes import Scope
+from referee.storage.sqlite import MatchQuery
 
 blueprint = Blueprint("matches", __name__)
 
-NDJSON = "application/x-ndjson"
 MAX_IMPORT_ITEMS = 1_000
 """Records in one import: the answer has one short result per record."""
 
@@ -235,22 +235,6 @@ def _refused(label: str, reason: dict[str, Any]) -> dict[str, Any]:
         "duplicate": False,
         "reason": reason,
     }
-
-
-def match_query(values: Mapping[str, str]) -> MatchQuery:
-    """The archive query of the list parameters (the API's query string, the page's form)."""
-    args = loaded(MatchListQuery, dict(values))
-    return MatchQuery(
-        player=args.get("player"),
-        event=args.get("event"),
-        variant=args.get("variant"),
-        valid=args.get("valid"),
-        date_from=args["date_from"].isoformat() if "date_from" in args else None,
-        date_to=args["date_to"].isoformat() if "date_to" in args else None,
-        text=args.get("q"),
-        limit=args["limit"],
-        after_id=int(args["cursor"]) if "cursor" in args else None,
-    )
 
 
 @blueprint.get("/v1/matches")

@@ -18,14 +18,13 @@ from flask import Flask
 
 from referee import __version__
 from referee.adjudication.verdict import VerdictSchema
-from referee.api import create_app, schemas
+from referee.api import schemas
 from referee.api.reference import SPEC_PATH
-from referee.live_shapes import DiceProof, LiveState
-from referee.plays_service import CheckResponse
+from referee.app import create_app
+from referee.live.shapes import DiceProof, LiveState
+from referee.plays import CheckResponse
 from referee.shapes import schema_of
-from referee.web import PAGES
 
-UNDOCUMENTED = {"static", *PAGES}
 SCHEMAS = {
     "PositionRequest": schemas.PositionRequest,
     "CheckRequest": schemas.CheckRequest,
@@ -50,6 +49,11 @@ SCHEMAS = {
     "DiceProof": schema_of(DiceProof),
     "Problem": schemas.ProblemSchema,
 }
+
+
+def documented(endpoint: str) -> bool:
+    """Whether a route belongs in the document: the API's, not the pages' nor ``static``."""
+    return endpoint != "static" and not endpoint.startswith("web.")
 
 
 def build_spec(app: Flask) -> APISpec:
@@ -78,7 +82,7 @@ def build_spec(app: Flask) -> APISpec:
     )
     with app.test_request_context():
         for name, view in sorted(app.view_functions.items()):
-            if name not in UNDOCUMENTED:
+            if documented(name):
                 spec.path(view=view, app=app)
     return spec
 

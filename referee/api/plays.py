@@ -6,10 +6,10 @@ from typing import Any
 
 from flask import Blueprint
 
-from referee.api.bodies import json_object
-from referee.api.limits import rate_limited
 from referee.api.schemas import MAX_TEXT, CheckRequest, PositionRequest
-from referee.plays_service import PlaysService
+from referee.http.bodies import json_object
+from referee.http.limits import rate_limited
+from referee.plays import PlaysService
 
 blueprint = Blueprint("plays", __name__)
 

@@ -7,9 +7,9 @@ from typing import Any
 from flask import Blueprint
 
 from referee.adjudication import check_record as verdict_on
-from referee.api.bodies import record_body
-from referee.api.limits import check_slot, rate_limited, work_limits
 from referee.api.schemas import RecordCheckRequest
+from referee.http.bodies import record_body
+from referee.http.limits import check_slot, rate_limited, work_limits
 
 blueprint = Blueprint("records", __name__)
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from flask import Blueprint, Response
 
-from referee.api.bodies import json_object
 from referee.api.schemas import ConvertRequest
 from referee.bridge import convert_position, write_position
+from referee.http.bodies import json_object
 from referee.rules.options import OPTION_SPECS
 from referee.rules.position import Cube, Position
 from referee.rules.variants import VARIANTS, Variant

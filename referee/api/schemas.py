@@ -5,9 +5,9 @@ from __future__ import annotations
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from referee.adjudication.verdict import IssueSchema, VerdictSchema
-from referee.dice import CLIENT_SEED
-from referee.live_shapes import LIVE_ACTIONS
-from referee.plays_service import LegalPlay
+from referee.live.dice import CLIENT_SEED
+from referee.live.shapes import LIVE_ACTIONS
+from referee.plays import LegalPlay
 from referee.shapes import schema_of
 
 MAX_TEXT = 64 * 1024
@@ -122,26 +122,6 @@ class StoredMatchDetail(StoredMatchSchema):
 class MatchPage(Schema):
     matches = fields.List(fields.Nested(StoredMatchSchema), required=True)
     next_cursor = fields.String(required=True, allow_none=True)
-
-
-class MatchListQuery(Schema):
-    class Meta:
-        unknown = RAISE
-
-    # Lengths such that every parameter at its maximum, percent-encoded, fits gunicorn's
-    # request line (8,190 bytes): longer would be gunicorn's own HTML 414.
-    player = fields.String(validate=validate.Length(max=100))
-    event = fields.String(validate=validate.Length(max=100))
-    variant = fields.String(validate=validate.Length(max=40))
-    valid = fields.Boolean()
-    date_from = fields.Date(data_key="from")
-    date_to = fields.Date(data_key="to")
-    q = fields.String(validate=validate.Length(max=300))
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
-    cursor = fields.String(
-        validate=validate.Regexp(r"[1-9][0-9]{0,17}\Z"),
-        metadata={"description": "next_cursor of the previous page"},
-    )
 
 
 class MatchDetailQuery(Schema):

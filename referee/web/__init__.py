@@ -16,15 +16,15 @@ from marshmallow import ValidationError
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
-from referee import live
 from referee.adjudication import adjudicate
-from referee.api.auth import requires
-from referee.api.limits import check_slot, rate_limited, work_limits
-from referee.api.matches import match_query
-from referee.api.storage import archive
+from referee.archive.service import replay, replay_actions, stored_match, summary
 from referee.board_svg import board_svg
 from referee.errors import InvalidNotationError, RefereeError, UnauthorizedError
-from referee.matches import replay, replay_actions, stored_match, summary
+from referee.http.auth import requires
+from referee.http.limits import check_slot, rate_limited, work_limits
+from referee.http.queries import match_query
+from referee.http.storage import archive
+from referee.live import service as live
 from referee.rules.variants import VARIANTS
 from referee.scopes import Scope
 from referee.web.viewer import GameReplay, Step, game_replay, step_board
@@ -34,10 +34,6 @@ blueprint = Blueprint(
     "web", __name__, template_folder="templates", static_folder="static", static_url_path="/assets"
 )
 
-PAGES = frozenset(
-    {"web.index", "web.check", "web.matches", "web.match", "web.live_match", "web.static"}
-)
-"""The pages' endpoints (not part of the API's OpenAPI document)."""
 PAGE_SIZE = 25
 SEARCH_FIELDS = ("player", "event", "variant", "valid", "q")
 

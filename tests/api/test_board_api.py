@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from referee.api import create_app
+from referee.app import create_app
 from referee.cli import main
 
 LN_START = "long-nardy ,,,,,,,,,,,15b,,,,,,,,,,,,15w w0b0 w0b0 - - - 0:0-0 -"

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from referee.api import create_app
-from referee.budget import WorkLimits
+from referee.adjudication.budget import WorkLimits
+from referee.app import create_app
 from tests.corpus import openspiel_money_session, read_jsonl
 from tests.server import write_token
 

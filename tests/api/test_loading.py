@@ -12,14 +12,15 @@ from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, validate
 
 from referee.api import schemas
-from referee.api.loading import _fast_load, loaded
+from referee.http import queries
+from referee.http.loading import _fast_load, loaded
 
 REQUEST_SCHEMAS = [
     schemas.PositionRequest,
     schemas.CheckRequest,
     schemas.RecordCheckRequest,
     schemas.MatchSubmitRequest,
-    schemas.MatchListQuery,
+    queries.MatchListQuery,
     schemas.MatchDetailQuery,
     schemas.BoardQuery,
     schemas.RecheckRequest,

@@ -26,8 +26,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from referee.api import create_app
-from referee.archive import Archive
+from referee.app import create_app
+from referee.storage.sqlite import Archive
 from tests.api.support import (
     JSON_ACCEPT,
     assert_names_field,

@@ -14,7 +14,7 @@ import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from referee.api import create_app
+from referee.app import create_app
 from referee.rules import engine
 from tests.positions import BG_START, KH_START, LN_START, OPENING_31, bg, nardy
 

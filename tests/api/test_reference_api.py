@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from referee.api import create_app
+from referee.app import create_app
 from tests.api.support import assert_names_field, assert_problem, get_json
 
 BG_START_POINTS = "2b,,,,,5w,,3w,,,,5b,5w,,,,3b,,5b,,,,,2w"

@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-import referee.api.limits
-import referee.archive
-import referee.matches
+import referee.archive.service
+import referee.http.limits
+import referee.storage.sqlite
 from referee import RULES_REVISION
-from referee.api import create_app
-from referee.api.limits import DEFAULT_RATES, Rate, parse_rates
+from referee.adjudication.budget import WorkLimits
 from referee.api.matches import MAX_IMPORT_ITEMS
-from referee.budget import WorkLimits
+from referee.app import create_app
+from referee.http.limits import DEFAULT_RATES, Rate, parse_rates
 from tests.api.test_matches_api import (
     BG_EXAMPLE,
     Env,
@@ -71,7 +71,7 @@ def test_a_new_rules_revision_computes_the_replay_again(
     match_id = env.stored(example(BG_EXAMPLE))
     assert env.client.get(f"/v1/matches/{match_id}/games/1/replay").status_code == 200
     tamper(env, match_id)
-    monkeypatch.setattr(referee.matches, "RULES_REVISION", RULES_REVISION + 1)
+    monkeypatch.setattr(referee.archive.service, "RULES_REVISION", RULES_REVISION + 1)
     response = env.client.get(f"/v1/matches/{match_id}/games/1/replay")
     assert_problem(response, 422, "invalid_notation")  # recomputed from the (junk) record
 
@@ -101,7 +101,7 @@ def test_a_recheck_is_kept_per_mode_and_options(env: Env) -> None:
 def test_a_write_to_a_locked_archive_is_503_with_retry_after(
     env: Env, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(referee.archive, "BUSY_TIMEOUT_SECONDS", 0.1)
+    monkeypatch.setattr(referee.storage.sqlite, "BUSY_TIMEOUT_SECONDS", 0.1)
     holder = sqlite3.connect(env.database, isolation_level=None)
     try:
         holder.execute("BEGIN IMMEDIATE")
@@ -220,7 +220,7 @@ def test_rate_limits_read_from_text() -> None:
 def test_a_check_past_the_workers_slots_is_503_with_retry_after(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(referee.api.limits, "CHECK_WAIT_SECONDS", 0.05)
+    monkeypatch.setattr(referee.http.limits, "CHECK_WAIT_SECONDS", 0.05)
     env = make_env(tmp_path / "a.sqlite3", CHECKS_AT_ONCE=1)
     slots = env.app.extensions["check_slots"]
     record = {"record": example(BG_EXAMPLE)}
@@ -250,7 +250,7 @@ def test_a_read_of_an_archive_locked_for_everyone_is_503_too(
 ) -> None:
     # Another process holds the file exclusively (even readers wait): reads answer 503
     # with Retry-After as writes do, never a 500.
-    monkeypatch.setattr(referee.archive, "BUSY_TIMEOUT_SECONDS", 0.1)
+    monkeypatch.setattr(referee.storage.sqlite, "BUSY_TIMEOUT_SECONDS", 0.1)
     assert env.submit(example(BG_EXAMPLE)).status_code == 201
     holder = sqlite3.connect(env.database, isolation_level=None)
     try:
@@ -335,5 +335,5 @@ def test_re_checks_kept_per_match_are_bounded(env: Env) -> None:
         response = env.client.post(f"/v1/matches/{match_id}/check", json={"options": options})
         assert response.status_code == 200
     checks = [key for key in kept_keys(env, match_id) if key.startswith("check/")]
-    assert len(checks) == referee.matches.MAX_KEPT_CHECKS == 16
+    assert len(checks) == referee.archive.service.MAX_KEPT_CHECKS == 16
     assert any('"cube_limit": 1048576' in key for key in checks)  # the latest is kept

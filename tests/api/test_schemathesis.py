@@ -15,10 +15,10 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
-from referee import live
-from referee.api import create_app
-from referee.archive import Archive
+from referee.app import create_app
+from referee.live import service as live
 from referee.scopes import Scope
+from referee.storage.sqlite import Archive
 
 DATABASE = Path(tempfile.mkdtemp(prefix="schemathesis-")) / "archive.sqlite3"
 APP = create_app({"DATABASE": str(DATABASE)})

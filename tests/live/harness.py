@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.bot import LiveClient, RandomStrategy, play_match
+from referee.live.bot import LiveClient, RandomStrategy, play_match
 from tests.server import Server, start, stop, write_token
 
 LIVE_ENV = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 
-from referee.dice import commitment, throw, verify_proof
+from referee.live.dice import commitment, throw, verify_proof
 
 ZERO_SEED = "0" * 64
 SEED = "783e28b59849da3ff7c4a64ccd204bb537ca0d2b1595ecf9339ae37b411910b7"

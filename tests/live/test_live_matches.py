@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.dice import verify_proof
+from referee.live.dice import verify_proof
 from tests.live.harness import Tokens, create, play_out
 from tests.server import Server
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from flask import Flask
 
-from referee.api import create_app
-from referee.archive import Archive
+from referee.app import create_app
+from referee.storage.sqlite import Archive
 
 
 def _app_and_token(tmp_path: Path, private: bool, scope: str) -> tuple[Flask, str]:

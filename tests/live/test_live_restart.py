@@ -51,7 +51,7 @@ def test_kill_nine_mid_match_then_the_match_goes_on(tmp_path: Path) -> None:
         final = play_out(server, tokens, live_id, seed=3)
         assert server.json("GET", f"/v1/matches/{final['match_id']}")["verdict"]["valid"]
         proof = server.json("GET", f"/v1/live/{live_id}/dice")
-        from referee.dice import verify_proof
+        from referee.live.dice import verify_proof
 
         assert verify_proof(proof, live_id) is None
     finally:

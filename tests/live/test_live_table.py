@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from referee.live_table import Action, Table, Use
+from referee.live.table import Action, Table, Use
 from vocabulary import Side
 
 W, B = Side.WHITE, Side.BLACK

@@ -24,9 +24,9 @@ from notation.records import mat_reader
 from notation.records.model import GameText
 from referee.adjudication import GameVerdict, check_and_write, check_record, native_record
 from referee.adjudication import match as match_module
+from referee.adjudication.budget import WorkLimits
 from referee.adjudication.match import _MatchChecker
 from referee.adjudication.native_record import read_natively
-from referee.budget import WorkLimits
 from referee.errors import RefereeError
 from tests.corpus import MAT, require
 from tests.native.conftest import by_both, engine_in_use

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from referee.adjudication import adjudicate
-from referee.api import create_app
-from referee.budget import WorkLimitError, WorkLimits
+from referee.adjudication.budget import WorkLimitError, WorkLimits
+from referee.app import create_app
 from referee.errors import TooManyGamesError
 from tests.corpus import MAT, require
 from tests.costly import HEADER, edited_game, game

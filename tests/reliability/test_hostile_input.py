@@ -53,13 +53,13 @@ from notation.plays import parse_play
 from notation.positions import PositionProblem, format_position, parse_position, validate_position
 from notation.records.mat_reader import read_mat
 from referee.adjudication import adjudicate
-from referee.api import create_app
-from referee.archive import Archive
+from referee.app import create_app
 from referee.bridge import read_position
 from referee.errors import RefereeError
-from referee.plays_service import PlaysService
+from referee.plays import PlaysService
 from referee.rules.options import OPTION_SPECS
 from referee.rules.variants import find_variant
+from referee.storage.sqlite import Archive
 from tests.reliability.test_concurrency import small_record
 
 # Failing examples of 10^6 characters make hypothesis warn that their repr is large.

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import referee.web
-from referee.archive import Archive
+from referee.storage.sqlite import Archive
 from tests.api.test_matches_api import (
     BG_EXAMPLE,
     KH_EXAMPLE,

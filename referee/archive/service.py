@@ -12,15 +12,15 @@ from typing import Any
 
 from referee import RULES_REVISION, __version__
 from referee.adjudication import adjudicate, check_and_write, check_record
+from referee.adjudication.budget import OFFLINE, WorkLimitError, WorkLimits
 from referee.adjudication.game import ReplayStep
-from referee.archive import Archive, NewMatch, Rechecked, Stored
-from referee.budget import OFFLINE, WorkLimitError, WorkLimits
 from referee.errors import (
     ArchiveBusyError,
     InvalidNotationError,
     InvalidRecordError,
     NotFoundError,
 )
+from referee.storage.sqlite import Archive, NewMatch, Rechecked, Stored
 from vocabulary import VariantId
 
 MAX_ID = 2**63 - 1

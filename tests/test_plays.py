@@ -3,7 +3,7 @@ plays and judged plays for positions worked out by hand."""
 
 from __future__ import annotations
 
-from referee.plays_service import PlaysService
+from referee.plays import PlaysService
 
 # Long nardy: White on his own 2 and 5 (13 off), Black's 15 on his head; White rolls 5-3.
 # Both dice play in two ways: 5/off 2/off, or 5/2 2/off (the 3 first, then the 5 from 2).

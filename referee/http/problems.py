@@ -10,8 +10,8 @@ from flask import Flask, Response, json, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from referee.archive import busy_or
 from referee.errors import RefereeError
+from referee.storage.sqlite import busy_or
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger(__name__)

@@ -9,10 +9,10 @@ from typing import TypeVar
 
 from flask import current_app, request
 
-from referee.api.storage import archive
-from referee.archive import Token
 from referee.errors import ForbiddenError, UnauthorizedError
+from referee.http.storage import archive
 from referee.scopes import Scope
+from referee.storage.sqlite import Token
 
 Handler = TypeVar("Handler", bound=Callable[..., object])
 

@@ -22,8 +22,7 @@ from typing import Any, ClassVar
 from notation.plays import parse_play
 from notation.records.mat_writer import write_mat
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
-from referee import dice
-from referee.archive import Archive, LiveConflictError, NewMatch, Throw, Token
+from referee.archive.service import checked_match
 from referee.bridge import write_position
 from referee.errors import (
     ForbiddenError,
@@ -33,12 +32,13 @@ from referee.errors import (
     NotPlayingError,
     StalePlyError,
 )
-from referee.live_shapes import ProofView, StateView, dump_proof, dump_state
-from referee.live_table import Action, Table, Use
-from referee.matches import checked_match
+from referee.live import dice
+from referee.live.shapes import ProofView, StateView, dump_proof, dump_state
+from referee.live.table import Action, Table, Use
 from referee.rules.match import starting_position
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
+from referee.storage.sqlite import Archive, LiveConflictError, NewMatch, Throw, Token
 
 DEFAULT_MOVE_SECONDS = 60
 MAX_ATTEMPTS = 20

@@ -15,10 +15,10 @@ from typing import Any, TypeVar
 
 from flask import current_app, request
 
-from referee.api.auth import bearer_token
-from referee.api.storage import archive
-from referee.budget import WorkLimits
+from referee.adjudication.budget import WorkLimits
 from referee.errors import RefereeError
+from referee.http.auth import bearer_token
+from referee.http.storage import archive
 
 Handler = TypeVar("Handler", bound=Callable[..., object])
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, current_app, g
 
-from referee.archive import Archive
+from referee.storage.sqlite import Archive
 
 
 def archive() -> Archive:

@@ -12,8 +12,8 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMe
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
-from referee.api.loading import loaded
 from referee.errors import InvalidEncodingError
+from referee.http.loading import loaded
 
 READABLE_CHARSETS = frozenset({"utf-8", "utf8", "us-ascii", "ascii"})
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from referee.bridge import play_text, read_position, write_position
 from referee.errors import IllegalActionError, RefereeError
-from referee.plays_service import PlaysService
+from referee.plays import PlaysService
 from referee.rules.cube import CubeContext, CubeState, Offer, value_problem
 from referee.rules.match import crawford_status, starting_position
 from referee.rules.options import DrawScoring, Options

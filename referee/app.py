@@ -1,0 +1,53 @@
+"""The application factory: the configuration, the per-request plumbing (``referee.http``),
+then the API's blueprints (``referee.api``) and the pages (``referee.web``), which never
+import each other."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from referee import api, web
+from referee.http.bodies import check_body
+from referee.http.limits import Buckets, limits_config
+from referee.http.problems import register_problem_handlers
+from referee.http.storage import init_storage
+from referee.http.streams import proxy_buffering
+
+MAX_BODY = 16 * 1024 * 1024
+DEFAULT_DATABASE = "var/referee.sqlite3"
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """A configured application. The archive file comes from ``NARDY_REFEREE_DATABASE``
+    (default ``var/referee.sqlite3``); ``NARDY_REFEREE_PRIVATE=1`` makes reads need a
+    token; ``NARDY_REFEREE_WORK_LIMITS`` and ``NARDY_REFEREE_RATE_LIMITS`` set what one
+    client may cost; ``NARDY_REFEREE_PROXIES=N`` trusts N proxies' X-Forwarded-For.
+    ``NARDY_REFEREE_CHECKS`` is how many records a worker checks at once.
+    ``config`` overrides them all (tests)."""
+    app = Flask(__name__)
+    app.config.update(
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        DATABASE=os.environ.get("NARDY_REFEREE_DATABASE", DEFAULT_DATABASE),
+        PRIVATE=os.environ.get("NARDY_REFEREE_PRIVATE") == "1",
+        **limits_config(),
+    )
+    app.config.update(config or {})
+    app.extensions["rate_buckets"] = Buckets()
+    app.extensions["check_slots"] = threading.BoundedSemaphore(app.config["CHECKS_AT_ONCE"])
+    proxies = int(os.environ.get("NARDY_REFEREE_PROXIES", "0"))
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies)  # type: ignore[method-assign]
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    register_problem_handlers(app)
+    init_storage(app)
+    api.register(app)
+    app.register_blueprint(web.blueprint)
+    app.before_request(check_body)
+    app.after_request(proxy_buffering)
+    return app
