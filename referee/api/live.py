@@ -15,6 +15,7 @@ from referee.http.bodies import json_object
 from referee.http.storage import archive
 from referee.http.streams import NDJSON
 from referee.live import service as live
+from referee.live import stream
 from referee.scopes import Scope
 from referee.storage.sqlite import Archive
 
@@ -179,7 +180,7 @@ def stream_live(live_id: int) -> Response:
     def lines() -> Iterator[str]:
         connection = Archive(database)
         try:
-            for state in live.watch(connection, live_id, board):
+            for state in stream.watch(connection, live_id, board):
                 yield "\n" if state is None else json.dumps(state) + "\n"
         finally:
             connection.close()
@@ -234,8 +235,8 @@ def abort_live(live_id: int) -> dict[str, Any]:
 def init_live(app: Flask) -> None:
     """After a (re)start the player to act in each match in play gets a fresh full time.
     ``NARDY_REFEREE_LIVE_POLL``: how often (seconds) a stream looks for a change."""
-    poll = os.environ.get("NARDY_REFEREE_LIVE_POLL", str(live.STREAM_POLL_SECONDS))
-    app.extensions["live_board"] = live.ChangeBoard(app.config["DATABASE"], float(poll))
+    poll = os.environ.get("NARDY_REFEREE_LIVE_POLL", str(stream.STREAM_POLL_SECONDS))
+    app.extensions["live_board"] = stream.ChangeBoard(app.config["DATABASE"], float(poll))
     connection = Archive(app.config["DATABASE"])
     try:
         live.refresh_deadlines(connection)

@@ -9,20 +9,11 @@ again, so of two racing actions on one ply the second finds a new ply (409).
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import UTC, datetime
-from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any
 
-from notation.plays import parse_play
-from notation.records.mat_writer import write_mat
-from notation.records.model import ActionKind, ActionText, GameText, MatchText
-from referee.archive.service import checked_match
 from referee.bridge import write_position
 from referee.errors import (
     ForbiddenError,
@@ -33,77 +24,18 @@ from referee.errors import (
     StalePlyError,
 )
 from referee.live import dice
+from referee.live.model import LiveMatch, Status
+from referee.live.record import checked_record
 from referee.live.shapes import ProofView, StateView, dump_proof, dump_state
 from referee.live.table import Action, Table, Use
 from referee.rules.match import starting_position
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
-from referee.storage.sqlite import Archive, LiveConflictError, NewMatch, Throw, Token
+from referee.storage.sqlite import Archive, LiveConflictError, Throw, Token
 
 DEFAULT_MOVE_SECONDS = 60
 MAX_ATTEMPTS = 20
 """Re-reads of a match that keeps changing under a change (each re-read re-checks it)."""
-STREAM_POLL_SECONDS = 0.1
-KEEPALIVE_SECONDS = 10.0
-
-
-class Status(StrEnum):
-    """Where a live match stands (LIVE.md §3)."""
-
-    WAITING = "waiting"
-    PLAYING = "playing"
-    FINISHED = "finished"
-    ABORTED = "aborted"
-
-
-@dataclass(slots=True)
-class LiveMatch:
-    """A live match as read from the archive."""
-
-    ENDED: ClassVar[frozenset[str]] = frozenset({Status.FINISHED, Status.ABORTED})
-
-    id: int
-    players: dict[str, str]
-    move_seconds: int
-    host_token_id: int | None
-    server_seed: str
-    commitment: str
-    seeds: dict[str, str | None]
-    status: str
-    ply: int
-    version: int
-    throws: int
-    deadline: float | None
-    table: Table
-    match_id: int | None
-    created_at: str
-
-    @classmethod
-    def from_row(cls, row: dict[str, Any]) -> LiveMatch:
-        return cls(
-            id=row["id"],
-            players={"w": row["white"], "b": row["black"]},
-            move_seconds=row["move_seconds"],
-            host_token_id=row["host_token_id"],
-            server_seed=row["server_seed"],
-            commitment=row["commitment"],
-            seeds={"w": row["seed_w"], "b": row["seed_b"]},
-            status=row["status"],
-            ply=row["ply"],
-            version=row["version"],
-            throws=row["throws"],
-            deadline=row["deadline"],
-            table=Table.from_json(json.loads(row["state"])),
-            match_id=row["match_id"],
-            created_at=row["created_at"],
-        )
-
-    def sides_of(self, caller: Token) -> set[str]:
-        return {side for side, name in self.players.items() if name == caller.name}
-
-    @property
-    def ended(self) -> bool:
-        return self.status in self.ENDED
 
 
 class _Dice:
@@ -150,7 +82,7 @@ def _change(archive: Archive, live_id: int, change: Change) -> LiveMatch:
             changes["status"] = Status.FINISHED
             changes["deadline"] = None
             match.status = Status.FINISHED
-            record = _checked_record(match)
+            record = checked_record(match)
         try:
             match_id = archive.save_live(live_id, match.version, changes, thrown.new, record)
         except LiveConflictError:
@@ -255,7 +187,7 @@ def act(
         raise NotFoundError(f"no live match with id {live_id}")
     deadline = archive.live_versions([live_id]).get(live_id, (0, None))[1]
     if deadline is not None and time.time() > deadline:
-        _expire(archive, live_id)
+        current(archive, live_id)
 
     def acted(match: LiveMatch, thrown: _Dice) -> dict[str, Any]:
         sides = match.sides_of(bot)
@@ -298,7 +230,7 @@ def abort(archive: Archive, live_id: int, caller: Token) -> dict[str, Any]:
     return state(archive, live_id)
 
 
-def _expire(archive: Archive, live_id: int) -> LiveMatch:
+def current(archive: Archive, live_id: int) -> LiveMatch:
     """The match after applying a missed deadline (LIVE.md §4): lazily, on any read or
     action."""
 
@@ -315,7 +247,7 @@ def _expire(archive: Archive, live_id: int) -> LiveMatch:
 
 def state(archive: Archive, live_id: int) -> dict[str, Any]:
     """The state of LIVE.md §3, after applying a missed deadline."""
-    return state_json(_expire(archive, live_id))
+    return state_json(current(archive, live_id))
 
 
 def state_json(match: LiveMatch) -> dict[str, Any]:
@@ -365,7 +297,7 @@ def _iso(epoch: float | None) -> str | None:
 
 def proof(archive: Archive, live_id: int) -> dict[str, Any]:
     """The dice proof of LIVE.md §5 (the server seed only once the match has ended)."""
-    match = _expire(archive, live_id)
+    match = current(archive, live_id)
     return dump_proof(
         ProofView(
             id=match.id,
@@ -381,123 +313,3 @@ def proof(archive: Archive, live_id: int) -> dict[str, Any]:
 def refresh_deadlines(archive: Archive) -> int:
     """At start: the player to act in every match in play gets a fresh full time."""
     return archive.refresh_live_deadlines(time.time())
-
-
-class ChangeBoard:
-    """Wakes the streams of one process when their match changes: a single thread polls
-    the versions and deadlines of the matches being watched (two columns each), so an
-    idle stream costs a sleeping thread, not a query per poll."""
-
-    def __init__(self, database: str, poll: float = STREAM_POLL_SECONDS) -> None:
-        self.database = database
-        self.poll = poll
-        self.lock = threading.Lock()
-        self.watchers: dict[int, list[tuple[int, threading.Event]]] = {}
-        self.poller_pid: int | None = None
-
-    def wait(self, live_id: int, version: int, timeout: float) -> bool:
-        """Whether the match left ``version`` (or passed its deadline) within ``timeout``."""
-        event = threading.Event()
-        entry = (version, event)
-        with self.lock:
-            if self.poller_pid != os.getpid():  # started lazily, in the serving process
-                self.poller_pid = os.getpid()
-                threading.Thread(target=self._poll, daemon=True).start()
-            self.watchers.setdefault(live_id, []).append(entry)
-        try:
-            return event.wait(timeout)
-        finally:
-            with self.lock:
-                self.watchers[live_id].remove(entry)
-                if not self.watchers[live_id]:
-                    del self.watchers[live_id]
-
-    def _poll(self) -> None:
-        archive = Archive(self.database)
-        try:
-            while True:
-                time.sleep(self.poll)
-                with self.lock:
-                    watched = list(self.watchers)
-                if not watched:
-                    continue
-                try:
-                    seen = archive.live_versions(watched)
-                except sqlite3.Error:  # a busy or briefly unavailable file: look again
-                    continue
-                now = time.time()
-                with self.lock:
-                    for live_id, entries in self.watchers.items():
-                        version, deadline = seen.get(live_id, (-1, None))
-                        for expected, event in entries:
-                            if version != expected or (deadline is not None and now > deadline):
-                                event.set()
-        finally:
-            archive.close()
-
-
-def watch(archive: Archive, live_id: int, board: ChangeBoard) -> Iterator[dict[str, Any] | None]:
-    """The state now and after every change; None after ``KEEPALIVE_SECONDS`` of quiet;
-    ends after a finished or aborted state (LIVE.md §2)."""
-    while True:
-        match = _expire(archive, live_id)
-        current = state_json(match)
-        yield current
-        if current["status"] in LiveMatch.ENDED:
-            return
-        while not board.wait(live_id, match.version, KEEPALIVE_SECONDS):
-            yield None
-
-
-# -- the record -------------------------------------------------------------------------
-
-
-def match_record(match: LiveMatch) -> str:
-    """The finished match as a .mat record with the dice tags of LIVE.md §6."""
-    table = match.table
-    tags = {
-        "Site": "nardy-referee live",
-        "Event": f"Live match {match.id}",
-        "EventDate": match.created_at[:10].replace("-", "."),
-        "Variation": table.variant_class.variation_tags[0].capitalize(),
-        "Rules": ",".join(f"{name}={_rule_text(value)}" for name, value in table.options.items()),
-        "DiceAlgorithm": dice.ALGORITHM,
-        "DiceCommitment": match.commitment,
-        "DiceSeed": match.server_seed,
-        "ClientSeeds": f"w={match.seeds['w'] or ''},b={match.seeds['b'] or ''}",
-    }
-    if table.termination == "timeout":
-        tags["Termination"] = "timeout"  # the last game's Wins line is the award, not a resignation
-    players = (match.players["w"], match.players["b"])
-    games = []
-    for index, game in enumerate(table.records, start=1):
-        last = index == len(table.records) and table.length > 0
-        actions = tuple(_action(entry, last) for entry in game["actions"])
-        score = (game["score"][0], game["score"][1])
-        games.append(GameText(index, index, 0, players, score, actions, game["start"]))
-    return write_mat(MatchText(tags, (), table.length, tuple(games)))
-
-
-def _rule_text(value: object) -> str:
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _action(entry: dict[str, Any], match_over: bool) -> ActionText:
-    side, kind, value = entry["side"], entry["kind"], entry.get("value")
-    if kind == "roll":
-        text = f"{entry['dice'][0]}{entry['dice'][1]}: {entry['play']}".rstrip()
-        dice_pair = (entry["dice"][0], entry["dice"][1])
-        return ActionText(ActionKind.ROLL, side, 0, 0, None, text, dice_pair, parse_play(text))
-    if kind == "win":
-        text = f"Wins {value} point{'s' if value != 1 else ''}"
-        return ActionText(
-            ActionKind.WIN, side, 0, 0, None, text, value=value, and_the_match=match_over
-        )
-    words = {"double": "Doubles", "beaver": "Beavers", "take": "Takes", "drop": "Drops"}
-    text = f"{words[kind]} => {value}" if value is not None else words[kind]
-    return ActionText(ActionKind(kind), side, 0, 0, None, text, value=value)
-
-
-def _checked_record(match: LiveMatch) -> NewMatch:
-    """The record checked as any import is (allow_invalid: a finished match is kept)."""
-    return checked_match(match_record(match), match.table.options, allow_invalid=True)
