@@ -11,6 +11,7 @@ from notation.records.model import ActionKind, ActionText, GameText
 from notation.records.set_pos import parse_set_pos
 from notation.records.snowie import parse_snowie_cell
 from referee.adjudication.budget import Budget, Work
+from referee.adjudication.report import GameReport
 from referee.adjudication.setting import GameSetting, Mode
 from referee.adjudication.verdict import GameVerdict, Issue
 from referee.bridge import (
@@ -22,21 +23,15 @@ from referee.bridge import (
     write_position,
 )
 from referee.errors import InvalidPositionError, RefereeError
-from referee.rules.board import Board, Step
+from referee.rules.board import Step
 from referee.rules.condone import play_physically
-from referee.rules.cube import MESSAGES, CubeContext, CubeRule, CubeState
+from referee.rules.cube import MESSAGES, CubeRule
+from referee.rules.flow import GameFlow
 from referee.rules.judge import Judgement, PlayJudge
-from referee.rules.options import DrawScoring, Judge
+from referee.rules.options import Judge
 from referee.rules.position import Position
-from referee.rules.scoring import (
-    GameResult,
-    Stake,
-    score_bore_off,
-    score_draw,
-    score_drop,
-    unfinished,
-)
-from vocabulary import CHECKERS, IssueCode, Move, Phase, Side
+from referee.rules.scoring import unfinished
+from vocabulary import IssueCode, Move, Phase, Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +46,8 @@ class ReplayStep:
 
 
 class GameChecker:
-    """Walks one game's actions in order, keeping the position and the cube."""
+    """Walks one game's actions in order and says what the record gets wrong and where; the
+    game itself (position, cube, turns, the end) is the rules' ``GameFlow``."""
 
     def __init__(
         self,
@@ -67,19 +63,8 @@ class GameChecker:
         self.setting = setting
         self.options = setting.options
         self.literal = setting.options.judge is Judge.SEQUENCE
-        self.position = start
+        self.flow = GameFlow.start(start, setting.options)
         self.variant = start.variant
-        self.first_mover: Side | None = start.turn
-        self.cube = CubeState(start.cube)
-        self.cube_context = CubeContext(
-            setting.crawford_game, setting.match_length == 0, setting.options
-        )
-        self.extra_turn_for: Side | None = None
-        self.finish_board: Board | None = None
-        self.result: GameResult | None = None
-        self.stopped = False
-        self.unchecked = False
-        """Checking stopped at a position edit it cannot apply (not an error)."""
         self.awaiting_resignation = False
         self.replay: list[ReplayStep] | None = [] if replay else None
         self.played: list[tuple[ActionText, tuple[Step, ...] | None]] = []
@@ -89,18 +74,18 @@ class GameChecker:
             index=game.index,
             number=game.number,
             score_before=score_before,
-            result=unfinished(self.stake),
+            result=unfinished(self.flow.stake),
             crawford=setting.crawford_game,
         )
+        self.report = GameReport(self.verdict, game.line, setting.mode, self.budget)
         rolls = [i for i, action in enumerate(game.actions) if action.kind is ActionKind.ROLL]
         self._first_roll = rolls[0] if rolls else -1
         self._last_roll = rolls[-1] if rolls else -1
         self._from_start = start.board == start.variant.start_board()
 
     @property
-    def stake(self) -> Stake:
-        """What the game is worth now: while an offer is pending, the cube before it."""
-        return self.cube.stake(self.setting.match_length == 0, self.options)
+    def position(self) -> Position:
+        return self.flow.position
 
     # -- running --------------------------------------------------------------------------
 
@@ -117,7 +102,7 @@ class GameChecker:
             ActionKind.EDIT: self.edit,
         }
         for index, action in enumerate(self.game.actions):
-            if self.stopped and action.kind not in (ActionKind.WIN, ActionKind.LOSS):
+            if self.report.stopped and action.kind not in (ActionKind.WIN, ActionKind.LOSS):
                 continue
             self.budget.charge(Work.ACTIONS)
             before = self.position
@@ -139,20 +124,18 @@ class GameChecker:
                         error,
                     )
                 )
-        if self.result is None:
-            self.result = unfinished(self.stake)
-            if not self.stopped:
+        result = self.flow.result
+        if result is None:
+            result = unfinished(self.flow.stake)
+            if not self.report.stopped:
                 self.warn(None, IssueCode.UNFINISHED_GAME, "the game ends without a result")
-        self.verdict.result = self.result
+        self.verdict.result = result
         return self.verdict
 
     # -- reporting ------------------------------------------------------------------------
 
     def warn(self, action: ActionText | None, code: IssueCode, message: str) -> None:
-        if action is None:
-            self.verdict.warnings.append(Issue(code, message, line=self.game.line))
-        else:
-            self.verdict.warnings.append(Issue.at(action, code, message))
+        self.report.warn(action, code, message)
 
     def error(
         self,
@@ -164,25 +147,18 @@ class GameChecker:
         alternatives: tuple[str, ...] | None = None,
         stop: bool | None = None,
     ) -> None:
+        """An error at ``action``, with the position before it (holding the action's dice
+        when it is a roll)."""
         before = self.position
         if action.kind is ActionKind.ROLL and action.dice and before.phase is Phase.ROLL:
             dice = (max(action.dice), min(action.dice))
             before = replace(before, turn=Side(action.side), phase=Phase.MOVE, dice=dice)
-        issue = replace(
-            Issue.at(action, code, message),
-            rule=rule,
-            position=write_position(before),
-            play=play,
-            alternatives=alternatives,
-        )
-        self.verdict.errors.append(issue)
-        self.budget.charge(Work.ERRORS)
-        if stop if stop is not None else self.setting.mode is Mode.STRICT:
-            self.stopped = True
+        position = write_position(before)
+        self.report.error(action, code, message, position, rule, play, alternatives, stop)
 
     def after_end(self, action: ActionText) -> bool:
         """Report an action after the game is over; True if it was one."""
-        if self.result is None:
+        if not self.flow.over:
             return False
         self.error(action, IssueCode.ACTION_AFTER_END, "the game is already over", stop=False)
         return True
@@ -196,8 +172,6 @@ class GameChecker:
         side = Side(action.side)
         if not self.settle_before_roll(action, side) or not self.on_turn(action, side):
             return
-        if self.first_mover is None:
-            self.first_mover = side
         assert action.dice is not None
         dice = (max(action.dice), min(action.dice))
         if self.unplayable(action) or self.opening_doublet(index, action, dice):
@@ -210,7 +184,7 @@ class GameChecker:
         if verdict.legal and verdict.board is not None:
             self.current_steps = verdict.steps
             self.mark_warnings(action, verdict)
-            self.after_play(action, side, verdict.board)
+            self.flow = self.flow.played(side, verdict.board)
         elif not moves:
             self.empty_play(index, action, side, judge, verdict)
         else:
@@ -219,14 +193,14 @@ class GameChecker:
     def settle_before_roll(self, action: ActionText, side: Side) -> bool:
         """A roll while an offer is pending takes it (RULES.md 14.6, as writers leave out
         the take of a beaver); False when checking stops here."""
-        if self.cube.offer is None:
+        if self.flow.cube.offer is None:
             return True
-        rule = self.cube.implied_take_problem(side)
+        rule = self.flow.implied_take_problem(side)
         if rule is not None:
             self.error(action, IssueCode.ILLEGAL_CUBE_ACTION, MESSAGES[rule], rule=str(rule))
-            if self.stopped:
+            if self.report.stopped:
                 return False
-        self.settle(self.cube.after_take(self.position.turn or side))
+        self.flow = self.flow.taken(self.position.turn or side)
         return True
 
     def on_turn(self, action: ActionText, side: Side) -> bool:
@@ -264,7 +238,7 @@ class GameChecker:
             message = "the roll's only legal play is taken as played"
             self.warn(action, IssueCode.PLAY_NOT_WRITTEN, message)
             self.current_steps = forced.steps
-            self.after_play(action, side, forced.board)
+            self.flow = self.flow.played(side, forced.board)
         elif index == self._last_roll and self._result_follows(index):
             self.warn(action, IssueCode.BARE_ROLL, "a roll without its play, then a resignation")
             self.awaiting_resignation = True
@@ -287,7 +261,7 @@ class GameChecker:
             play=action.text.partition(":")[2].strip(),
             stop=self.setting.mode is not Mode.CONDONE,
         )
-        return self.stopped
+        return self.report.stopped
 
     def _result_follows(self, index: int) -> bool:
         return any(a.kind is ActionKind.WIN for a in self.game.actions[index + 1 :])
@@ -319,99 +293,55 @@ class GameChecker:
         if isinstance(physical, str):
             self.error(action, IssueCode.IMPOSSIBLE_ACTION, physical, play=written, stop=True)
             return
-        self.after_play(action, side, physical)
-
-    def after_play(self, action: ActionText, side: Side, board: Board) -> None:
-        """Move on after ``side`` played to ``board``: a finish, a draw or the next turn."""
-        self.position = self.position.moved_on(board, self.position.turn, self.position.phase)
-        finished = board.borne_off(side) == CHECKERS
-        if self.extra_turn_for is side:
-            if finished:
-                self.result = score_draw(self.stake)
-            else:
-                scored = self.finish_board
-                if scored is None or self.options.draw_scoring is DrawScoring.AFTER_EXTRA_TURN:
-                    scored = board
-                self.result = score_bore_off(
-                    self.variant, scored, side.other, self.stake, self.options
-                )
-            self.end()
-            return
-        if finished:
-            opponent_done = board.borne_off(side.other) == CHECKERS
-            if self.options.draw_rule and side is self.first_mover and not opponent_done:
-                self.extra_turn_for = side.other
-                self.finish_board = board
-            else:
-                self.result = score_bore_off(self.variant, board, side, self.stake, self.options)
-                self.end()
-                return
-        self.position = self.position.moved_on(board, side.other, Phase.ROLL)
-
-    def end(self) -> None:
-        self.position = self.position.moved_on(self.position.board, None, Phase.END)
+        self.flow = self.flow.played(side, physical)
 
     # -- the cube -------------------------------------------------------------------------
 
     def cube_error(self, action: ActionText, rule: CubeRule) -> bool:
         """Report an illegal cube action; True when checking must not apply it."""
         self.error(action, IssueCode.ILLEGAL_CUBE_ACTION, MESSAGES[rule], rule=str(rule))
-        return self.stopped or self.cube.cube is None
+        return self.report.stopped or self.flow.cube.cube is None
 
     def double(self, index: int, action: ActionText) -> None:
         if self.after_end(action):
             return
         side = Side(action.side)
-        before_roll = self.position.turn is side and self.position.phase is Phase.ROLL
-        rule = self.cube.double_problem(self.cube_context, side, before_roll, action.value)
-        if rule is not None and (self.cube_error(action, rule) or self.cube.offer is not None):
+        rule = self.flow.double_problem(side, action.value)
+        if rule is not None and (self.cube_error(action, rule) or self.flow.cube.offer is not None):
             return
-        self.offer(self.cube.after_double(side), side.other)
+        self.flow = self.flow.doubled(side)
 
     def answerable(self, action: ActionText) -> bool:
         """Whether ``action`` may answer a pending offer (reporting why not)."""
         if self.after_end(action):
             return False
-        rule = self.cube.answer_problem(Side(action.side))
+        rule = self.flow.answer_problem(Side(action.side))
         if rule is not None:
             self.cube_error(action, rule)
         return rule is None
 
     def take(self, index: int, action: ActionText) -> None:
         if self.answerable(action):
-            self.settle(self.cube.after_take(Side(action.side)))
+            self.flow = self.flow.taken(Side(action.side))
 
     def drop(self, index: int, action: ActionText) -> None:
         if self.answerable(action):
-            self.result = score_drop(self.cube.drop_winner, self.stake)
-            self.end()
+            self.flow = self.flow.dropped()
 
     def beaver(self, index: int, action: ActionText, raccoon: bool = False) -> None:
         if self.after_end(action):
             return
         side = Side(action.side)
-        rule = self.cube.beaver_problem(self.cube_context, side, action.value, raccoon)
+        rule = self.flow.beaver_problem(side, action.value, raccoon)
         if rule is not None and self.cube_error(action, rule):
             return
-        if self.cube.offer is None:  # condoned, but there is nothing to beaver
+        if self.flow.cube.offer is None:  # condoned, but there is nothing to beaver
             return
-        self.offer(self.cube.after_beaver(side), self.cube.offer.by)
+        self.flow = self.flow.beavered(side)
 
     def raccoon(self, index: int, action: ActionText) -> None:
         """A raccoon is a beaver of the pending beaver (RULES.md 14.6)."""
         self.beaver(index, action, raccoon=True)
-
-    def offer(self, cube: CubeState, answering: Side) -> None:
-        """A new offer stands: ``answering`` must answer it; the position shows the value
-        offered (NOTATION.md §1, state d)."""
-        self.cube = cube
-        self.position = replace(self.position, cube=cube.shown, turn=answering, phase=Phase.DOUBLED)
-
-    def settle(self, cube: CubeState) -> None:
-        """The offer is taken: the original doubler rolls next."""
-        roller = self.cube.offer.roller if self.cube.offer is not None else self.position.turn
-        self.cube = cube
-        self.position = replace(self.position, cube=cube.cube, turn=roller, phase=Phase.ROLL)
 
     # -- results --------------------------------------------------------------------------
 
@@ -421,9 +351,11 @@ class GameChecker:
         self.verdict.recorded_winner = side
         self.verdict.recorded_points = value
         self.verdict.recorded_line = action.line
-        if self.result is None and (not self.stopped or self.unchecked):
-            self.result = self.setting.score_wins_line(self.variant, side, value, self.stake)
-            self.end()
+        if not self.flow.over and (not self.report.stopped or self.report.unchecked):
+            stake = self.flow.stake
+            self.flow = self.flow.ended(
+                self.setting.score_wins_line(self.variant, side, value, stake)
+            )
 
     def loss(self, index: int, action: ActionText) -> None:
         self.warn(action, IssueCode.LOSSES_LINE, f"{action.text!r} is not scored; the Wins line is")
@@ -445,7 +377,7 @@ class GameChecker:
             self.unreadable_edit(action)
             return
         self.warn(action, IssueCode.POSITION_EDIT, f"{action.text[:40]!r}: the board is set")
-        self.position = replace(self.position, board=edited.board, cube=edited.cube)
+        self.flow = self.flow.edited(edited.board, edited.cube)
 
     def illegal_play_edit(self, action: ActionText) -> None:
         """gnubg's edit in place of a play: the game goes on from the decoded board with the
@@ -466,13 +398,11 @@ class GameChecker:
         self.warn(
             action, IssueCode.POSITION_EDIT, "Illegal play (...): the board is set by an edit"
         )
-        if self.first_mover is None:
-            self.first_mover = side
-        self.after_play(action, side, board)
+        self.flow = self.flow.played(side, board)
 
     def unreadable_edit(self, action: ActionText) -> None:
         self.warn(action, IssueCode.POSITION_EDIT, f"{action.text[:40]!r}: the rest is not checked")
-        self.stopped = self.unchecked = True
+        self.report.stop_unchecked()
 
 
 def canonical_actions(

@@ -27,7 +27,7 @@ from referee.errors import (
 from referee.notation_errors import notation_errors
 from referee.rules.board import Step
 from referee.rules.cube import MESSAGES, starting_cube_problem
-from referee.rules.match import crawford_status, starting_position
+from referee.rules.match import MatchState
 from referee.rules.options import Judge, Options
 from referee.rules.position import Position
 from referee.rules.scoring import Stake, Termination, unfinished
@@ -299,9 +299,8 @@ class _MatchChecker:
         self.mode = mode
         self.replay = replay
         self.length = record.match_length or 0
+        self.match = MatchState(variant, options, self.length)
         self.scores_after: list[tuple[int, int]] = []
-        self.crawford_game: int | None = None
-        self.winner: Side | None = None
         self.replays: list[tuple[ReplayStep, ...]] = []
         self.played: list[tuple[tuple[ActionText, tuple[Step, ...] | None], ...]] = []
         self.timed_out = record.tags.get("Termination", "").strip().lower() == "timeout"
@@ -328,20 +327,17 @@ class _MatchChecker:
         for game in self.record.games:
             issues: list[Issue] = []
             before = self.score_before(game, previous, computed, issues)
+            self.match = self.match.next_game(before)
             verdict = self.check_game(game, before, issues)
             points, winner = verdict.result.points, verdict.result.winner
             if verdict.result.termination is Termination.UNFINISHED and verdict.errors:
                 # Checking stopped at an error: the match score follows the record's claim.
                 points, winner = verdict.recorded_points or 0, verdict.recorded_winner
-            computed = (
-                before[0] + (points if winner is Side.WHITE else 0),
-                before[1] + (points if winner is Side.BLACK else 0),
-            )
+            won_before = self.match.winner is not None
+            self.match = self.match.scored(winner, points)
+            computed = self.match.score
             self.scores_after.append(computed)
-            ends_match = bool(self.length) and self.winner is None
-            ends_match = ends_match and max(computed) >= self.length
-            if ends_match:
-                self.winner = Side.WHITE if computed[0] >= self.length else Side.BLACK
+            ends_match = not won_before and self.match.winner is not None
             self.check_match_claim(game, verdict, computed, ends_match)
             verdicts.append(verdict)
             previous = game
@@ -405,7 +401,7 @@ class _MatchChecker:
     def check_game(
         self, game: GameText, before: tuple[int, int], issues: list[Issue]
     ) -> GameVerdict:
-        crawford, post = self.crawford_status(game.index, before)
+        crawford = self.match.crawford[0]
         setting = GameSetting(
             options=self.options,
             mode=self.mode,
@@ -414,7 +410,7 @@ class _MatchChecker:
             hits_marked=self.hits_marked,
             timed_out=game.index == len(self.record.games) and self.timed_out,
         )
-        start = self.start_position(game, before, crawford, post, issues)
+        start = self.start_position(game, issues)
         self.budget.start_game(game.index)
         verdict = None
         if self.native_games is not None:
@@ -473,24 +469,10 @@ class _MatchChecker:
             self.played.append(tuple(checker.played))
         return verdict
 
-    def crawford_status(self, index: int, before: tuple[int, int]) -> tuple[bool, bool]:
-        """(this is the Crawford game, this game is post-Crawford) from the scores."""
-        played = self.crawford_game is not None
-        status = crawford_status(self.variant, self.options, self.length, before, played)
-        if status[0]:
-            self.crawford_game = index
-        return status
-
-    def start_position(
-        self,
-        game: GameText,
-        before: tuple[int, int],
-        crawford: bool,
-        post: bool,
-        issues: list[Issue],
-    ) -> Position:
-        status = (crawford, post)
-        position = starting_position(self.variant, self.options, self.length, before, status)
+    def start_position(self, game: GameText, issues: list[Issue]) -> Position:
+        """The game's start: the match's, or the record's ``[StartPosition]`` (its board,
+        turn and, where the game has a cube, its cube)."""
+        position = self.match.start_position()
         if game.start is None:
             return position
         try:
@@ -538,9 +520,9 @@ class _MatchChecker:
             length=self.length,
             players=players,
             scores_after=tuple(self.scores_after),
-            crawford_game=self.crawford_game,
-            winner=self.winner,
-            complete=self.winner is not None or (self.length == 0 and all_done),
+            crawford_game=self.match.crawford_game,
+            winner=self.match.winner,
+            complete=self.match.winner is not None or (self.length == 0 and all_done),
         )
 
 

@@ -425,12 +425,32 @@ def _message(
     best: int,
 ) -> str:
     """A sentence naming the rule that the play breaks (RULES.md section in brackets)."""
+    written = " ".join(f"{point_text(m.from_point)}/{point_text(m.to_point)}" for m in moves)
+    dice = f"{max(judge.dice)}-{min(judge.dice)}"
+    whole_play = {
+        Reason.NOT_ENOUGH_DICE_USED: (
+            f"the play uses {used} of the dice but {best} can be played (RULES.md 5.1)"
+        ),
+        Reason.LARGER_DIE_REQUIRED: (
+            f"only one die can be played, so the larger ({max(judge.dice)}) must be (RULES.md 5.2)"
+        ),
+        Reason.AMBIGUOUS_PLAY: f"{written} can mean several plays with different results",
+        Reason.ILLEGAL_RESULT: f"{written} reaches a position no legal play reaches",
+    }
+    if reason in whole_play:
+        return whole_play[reason]
+    if reason is Reason.WRONG_DIE and step is None:
+        return f"{written} cannot be played with {dice}"
+    return _move_message(judge, reason, step or move)
+
+
+def _move_message(judge: PlayJudge, reason: Reason, shown: Step | Move | None) -> str:
+    """A sentence naming the rule that one move of the play breaks."""
     variant = judge.variant.title.lower()
-    shown = step or move
     where = f"{point_text(shown.from_point)}/{point_text(shown.to_point)}" if shown else ""
     origin = point_text(shown.from_point) if shown else ""
     target = point_text(shown.to_point) if shown else ""
-    written = " ".join(f"{point_text(m.from_point)}/{point_text(m.to_point)}" for m in moves)
+    die = shown.die if isinstance(shown, Step) else ""
     held = (
         "is held by two or more opposing checkers (RULES.md 14.3)"
         if judge.variant.hitting
@@ -441,11 +461,7 @@ def _message(
         Reason.BACKWARD_MOVE: f"{where} moves backwards",
         Reason.NO_BAR: f"there is no bar in {variant}: checkers are never hit (RULES.md 4.2)",
         Reason.NO_HITTING: f"there is no hitting in {variant} (RULES.md 4.2)",
-        Reason.WRONG_DIE: (
-            f"{where} is played after the last checker is off: the game is over"
-            if step
-            else f"{written} cannot be played with {max(judge.dice)}-{min(judge.dice)}"
-        ),
+        Reason.WRONG_DIE: f"{where} is played after the last checker is off: the game is over",
         Reason.NO_CHECKER: f"{where}: there is no checker of yours on {origin}",
         Reason.MUST_ENTER_FROM_BAR: (
             f"{where}: a checker on the bar must enter before any other checker moves"
@@ -456,7 +472,7 @@ def _message(
             f"{where}: bearing off needs every checker in the home (RULES.md 8.1)"
         ),
         Reason.BEAR_OFF_HIGHER_CHECKER: (
-            f"{where}: a {step.die if step else ''} bears off from a lower point only when no"
+            f"{where}: a {die} bears off from a lower point only when no"
             " checker stands higher (RULES.md 8.3-8.4)"
         ),
         Reason.HEAD_RULE: (
@@ -470,13 +486,5 @@ def _message(
             else f"{where}: makes a block of six points with no opponent checker ahead of it"
             " (RULES.md 7.2)"
         ),
-        Reason.NOT_ENOUGH_DICE_USED: (
-            f"the play uses {used} of the dice but {best} can be played (RULES.md 5.1)"
-        ),
-        Reason.LARGER_DIE_REQUIRED: (
-            f"only one die can be played, so the larger ({max(judge.dice)}) must be (RULES.md 5.2)"
-        ),
-        Reason.AMBIGUOUS_PLAY: f"{written} can mean several plays with different results",
-        Reason.ILLEGAL_RESULT: f"{written} reaches a position no legal play reaches",
     }
     return messages.get(reason, str(reason))

@@ -3,10 +3,12 @@ game starts. Record checking and live matches both ask here."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from referee.rules.options import Options
 from referee.rules.position import Cube, Position
 from referee.rules.variants import Variant
-from vocabulary import Phase
+from vocabulary import Phase, Side
 
 
 def crawford_status(
@@ -48,3 +50,59 @@ def starting_position(
         crawford=crawford[0],
         post_crawford=crawford[1],
     )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """A match between its games: the score, which game is being played, which one was the
+    Crawford game, and the winner once a player reaches the length (RULES.md §14.9). Record
+    checking and the live table step through a match with it."""
+
+    variant: type[Variant]
+    options: Options
+    length: int
+    score: tuple[int, int] = (0, 0)
+    game: int = 0
+    """The number of the game being played (1 for the first; 0 before it)."""
+    crawford_game: int | None = None
+    """The number of the Crawford game, once it has begun."""
+    post_crawford: bool = False
+    """The current game follows the Crawford game."""
+    winner: Side | None = None
+
+    @property
+    def crawford(self) -> tuple[bool, bool]:
+        """(the current game is the Crawford game, it is post-Crawford)."""
+        return self.crawford_game == self.game, self.post_crawford
+
+    def next_game(self, score: tuple[int, int] | None = None) -> MatchState:
+        """The next game begins at ``score`` (a record's score line; by default the score as
+        the games so far leave it)."""
+        score = self.score if score is None else score
+        played = self.crawford_game is not None
+        crawford, post = crawford_status(self.variant, self.options, self.length, score, played)
+        game = self.game + 1
+        return replace(
+            self,
+            score=score,
+            game=game,
+            crawford_game=game if crawford else self.crawford_game,
+            post_crawford=post,
+        )
+
+    def start_position(self) -> Position:
+        """The current game's start (nobody on turn yet)."""
+        return starting_position(self.variant, self.options, self.length, self.score, self.crawford)
+
+    def scored(self, winner: Side | None, points: int) -> MatchState:
+        """The current game gave ``winner`` ``points``; the first player to reach the length
+        wins the match."""
+        white, black = self.score
+        if winner is Side.WHITE:
+            white += points
+        elif winner is Side.BLACK:
+            black += points
+        match_winner = self.winner
+        if match_winner is None and self.length and max(white, black) >= self.length:
+            match_winner = Side.WHITE if white >= self.length else Side.BLACK
+        return replace(self, score=(white, black), winner=match_winner)
