@@ -74,31 +74,60 @@ _dump_play = dumper(LegalPlay)
 _dump_check = dumper(CheckResponse)
 
 
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """A written play judged: the legal play it is, or why it is not one."""
+
+    play: Play | None
+    reason: RuleNote | None
+    alternatives: tuple[str, ...]
+    warnings: tuple[RuleNote, ...]
+
+
 class PlaysService:
     """One position (with dice) and its options, ready to list or judge plays."""
 
     def __init__(self, position_text: str, options: Mapping[str, object] | None = None) -> None:
-        self.position = read_position(position_text)
-        self.options = self.position.variant.options_with(options or {})
-        self.literal = self.options.judge is Judge.SEQUENCE
-        _require_playable(self.position, self.options)
-        assert self.position.turn is not None and self.position.dice is not None
+        position = read_position(position_text)
+        self._begin(position, position.variant.options_with(options or {}))
+
+    @classmethod
+    def of(cls, position: Position, options: Options) -> PlaysService:
+        """The service of a position already read (a live table's), never written out."""
+        service = cls.__new__(cls)
+        service._begin(position, options)
+        return service
+
+    def _begin(self, position: Position, options: Options) -> None:
+        self.position = position
+        self.options = options
+        self.literal = options.judge is Judge.SEQUENCE
+        _require_playable(position, options)
+        assert position.turn is not None and position.dice is not None
         self.judge = PlayJudge(
-            self.position.variant,
-            self.position.board,
-            self.position.turn,
-            self.position.dice,
-            self.options,
+            position.variant, position.board, position.turn, position.dice, options
         )
+
+    def text(self, play: Play) -> str:
+        """A legal play's canonical text."""
+        return play_text(play.steps, self.literal)
 
     def answer(self, play: Play) -> PlayAnswer:
         after = self.position.after_play(play.board, self.options.draw_rule)
-        return PlayAnswer(play_text(play.steps, self.literal), write_position(after))
+        return PlayAnswer(self.text(play), write_position(after))
 
     def legal(self) -> list[PlayAnswer]:
         return [self.answer(play) for play in self.judge.legal]
 
     def check(self, text: str) -> CheckAnswer:
+        judged = self.judged(text)
+        if judged.play is None:
+            return CheckAnswer(False, None, None, judged.reason, judged.alternatives, ())
+        answer = self.answer(judged.play)
+        return CheckAnswer(True, answer.play, answer.position, None, (), judged.warnings)
+
+    def judged(self, text: str) -> Judged:
+        """The play ``text`` writes, judged; InvalidNotationError when it cannot be read."""
         with notation_errors():
             written = parse_play(text)
         if written.unknown:
@@ -110,20 +139,14 @@ class PlaysService:
                 f"the play is written for {written.dice[0]}-{written.dice[1]}"
                 f" but the dice are {dice[0]}-{dice[1]}"
             )
-            return self._illegal(RuleNote(str(Reason.DICE_MISMATCH), message))
+            alternatives = tuple(self.text(play) for play in self.judge.legal[:5])
+            return Judged(None, RuleNote(str(Reason.DICE_MISMATCH), message), alternatives, ())
         moves = [Move(m.from_point, m.to_point, m.hit) for m in written.moves]
         judgement = self.judge.judge(moves, canonical=True)
         if not judgement.legal or judgement.play is None:
-            alternatives = tuple(
-                play_text(play.steps, self.literal) for play in judgement.alternatives
-            )
-            return CheckAnswer(False, None, None, judgement.reason, alternatives, ())
-        answer = self.answer(judgement.play)
-        return CheckAnswer(True, answer.play, answer.position, None, (), judgement.warnings)
-
-    def _illegal(self, reason: RuleNote) -> CheckAnswer:
-        alternatives = tuple(play_text(play.steps, self.literal) for play in self.judge.legal[:5])
-        return CheckAnswer(False, None, None, reason, alternatives, ())
+            alternatives = tuple(self.text(play) for play in judgement.alternatives)
+            return Judged(None, judgement.reason, alternatives, ())
+        return Judged(judgement.play, None, (), judgement.warnings)
 
 
 def _require_playable(position: Position, options: Options) -> None:

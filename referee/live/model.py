@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar
 
+from referee.live.codec import table_from_json
 from referee.live.table import Table
 from referee.storage.sqlite import Token
 
@@ -58,7 +59,7 @@ class LiveMatch:
             version=row["version"],
             throws=row["throws"],
             deadline=row["deadline"],
-            table=Table.from_json(json.loads(row["state"])),
+            table=table_from_json(json.loads(row["state"])),
             match_id=row["match_id"],
             created_at=row["created_at"],
         )

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from notation.plays import parse_play
 from notation.records.mat_writer import write_mat
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
 from referee.archive.service import checked_match
 from referee.live import dice
 from referee.live.model import LiveMatch
+from referee.live.table import LiveAction
 from referee.storage.sqlite import NewMatch
 
 
@@ -33,9 +32,8 @@ def match_record(match: LiveMatch) -> str:
     games = []
     for index, game in enumerate(table.records, start=1):
         last = index == len(table.records) and table.length > 0
-        actions = tuple(_action(entry, last) for entry in game["actions"])
-        score = (game["score"][0], game["score"][1])
-        games.append(GameText(index, index, 0, players, score, actions, game["start"]))
+        actions = tuple(_action(action, last) for action in game.actions)
+        games.append(GameText(index, index, 0, players, game.score, actions, game.start))
     return write_mat(MatchText(tags, (), table.length, tuple(games)))
 
 
@@ -43,20 +41,26 @@ def _rule_text(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _action(entry: dict[str, Any], match_over: bool) -> ActionText:
-    side, kind, value = entry["side"], entry["kind"], entry.get("value")
-    if kind == "roll":
-        text = f"{entry['dice'][0]}{entry['dice'][1]}: {entry['play']}".rstrip()
-        dice_pair = (entry["dice"][0], entry["dice"][1])
-        return ActionText(ActionKind.ROLL, side, 0, 0, None, text, dice_pair, parse_play(text))
-    if kind == "win":
+def _action(action: LiveAction, match_over: bool) -> ActionText:
+    """A record's cell for one live action (``match_over``: a Wins line says so)."""
+    side, kind, value = str(action.side), action.kind, action.value
+    if kind is ActionKind.ROLL:
+        assert action.dice is not None
+        text = f"{action.dice[0]}{action.dice[1]}: {action.play}".rstrip()
+        return ActionText(kind, side, 0, 0, None, text, action.dice, parse_play(text))
+    if kind is ActionKind.WIN:
         text = f"Wins {value} point{'s' if value != 1 else ''}"
-        return ActionText(
-            ActionKind.WIN, side, 0, 0, None, text, value=value, and_the_match=match_over
-        )
-    words = {"double": "Doubles", "beaver": "Beavers", "take": "Takes", "drop": "Drops"}
-    text = f"{words[kind]} => {value}" if value is not None else words[kind]
-    return ActionText(ActionKind(kind), side, 0, 0, None, text, value=value)
+        return ActionText(kind, side, 0, 0, None, text, value=value, and_the_match=match_over)
+    text = f"{_WORDS[kind]} => {value}" if value is not None else _WORDS[kind]
+    return ActionText(kind, side, 0, 0, None, text, value=value)
+
+
+_WORDS = {
+    ActionKind.DOUBLE: "Doubles",
+    ActionKind.BEAVER: "Beavers",
+    ActionKind.TAKE: "Takes",
+    ActionKind.DROP: "Drops",
+}
 
 
 def checked_record(match: LiveMatch) -> NewMatch:

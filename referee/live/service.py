@@ -14,7 +14,6 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from referee.bridge import write_position
 from referee.errors import (
     ForbiddenError,
     InvalidPlayersError,
@@ -24,11 +23,11 @@ from referee.errors import (
     StalePlyError,
 )
 from referee.live import dice
+from referee.live.codec import table_json
 from referee.live.model import LiveMatch, Status
 from referee.live.record import checked_record
 from referee.live.shapes import ProofView, StateView, dump_proof, dump_state
 from referee.live.table import Action, Table, Use
-from referee.rules.match import starting_position
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
 from referee.storage.sqlite import Archive, LiveConflictError, Throw, Token
@@ -75,7 +74,7 @@ def _change(archive: Archive, live_id: int, change: Change) -> LiveMatch:
         changes = change(match, thrown)
         if changes is None:
             return match
-        changes["state"] = json.dumps(match.table.to_json())
+        changes["state"] = json.dumps(table_json(match.table))
         changes["throws"] = thrown.k
         record = None
         if match.table.finished and match.status == Status.PLAYING:
@@ -131,7 +130,6 @@ def create(
     variant_class = find_variant(variant)
     rules = variant_class.options_with(options)
     table = Table(variant_class.id, length, variant_class.options_json(rules))
-    table.position = write_position(starting_position(variant_class, rules, length, (0, 0)))
     seed = dice.new_server_seed()
     live_id = archive.create_live(
         {
@@ -148,7 +146,7 @@ def create(
             "ply": 0,
             "version": 0,
             "throws": 0,
-            "state": json.dumps(table.to_json()),
+            "state": json.dumps(table_json(table)),
         }
     )
     return state(archive, live_id)

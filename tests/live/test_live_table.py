@@ -4,8 +4,12 @@ Crawford and automatic doubles, worked out by hand from RULES.md §14 and LIVE.m
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
-from referee.live.table import Action, Table, Use
+from referee.bridge import read_position
+from referee.live.table import Action, GameRecord, Table, Use
+from referee.rules.cube import CubeState
+from referee.rules.flow import GameFlow
 from vocabulary import Side
 
 W, B = Side.WHITE, Side.BLACK
@@ -70,7 +74,7 @@ def test_beaver_then_drop_loses_the_doubled_stake() -> None:
 
 def test_no_double_in_the_crawford_game_but_again_after_it() -> None:
     table = Table("backgammon", 3, {})
-    table.score = [2, 0]  # White is one point away: the next game is the Crawford game
+    table.match = replace(table.match, score=(2, 0))  # White is one point away: Crawford next
     dice = Scripted([(3, 1), (5, 2), (2, 4), (6, 1)])
     table.start_game(dice)
     assert table.position.endswith(" c")
@@ -80,7 +84,7 @@ def test_no_double_in_the_crawford_game_but_again_after_it() -> None:
     assert table.score == [3, 0] and table.winner == "w" and table.games[0].termination == "resign"
 
     table = Table("backgammon", 3, {})
-    table.score = [2, 0]
+    table.match = replace(table.match, score=(2, 0))
     dice = Scripted([(3, 1), (2, 4), (6, 1)])
     table.start_game(dice)
     table.apply(W, Action.RESIGN, dice, value=1)  # 2-1: the next game is post-Crawford
@@ -94,7 +98,8 @@ def test_automatic_doubles_in_money_play_start_the_game_with_a_higher_cube() -> 
     dice = Scripted([(4, 4), (2, 2), (6, 6), (5, 3)])  # two automatic doubles, then a re-throw
     table.start_game(dice)
     assert table.position.split()[6] == "4c"
-    assert table.records[0]["start"].split()[4:7] == ["-", "-", "4c"]
+    start = table.records[0].start
+    assert start is not None and start.split()[4:7] == ["-", "-", "4c"]
     assert table.to_act() is W
 
 
@@ -108,14 +113,15 @@ def test_resigning_in_khachapuri_is_worth_what_it_says() -> None:
 
 def test_draw_rule_gives_the_second_player_his_turn_and_both_off_is_a_draw() -> None:
     table = Table("long-nardy", 0, {"draw_rule": True})
-    table.game, table.first_mover = 1, "w"
-    table.records = [{"score": [0, 0], "start": None, "actions": []}]
+    table.match = replace(table.match, game=1)
+    table.records = [GameRecord((0, 0), None)]
     # each side's last checker on its own point 1 (Black's is global 13); White, who
     # moved first, is to play 2-1
-    table.position = "long-nardy 1w" + "," * 12 + "1b" + "," * 11 + " w0b0 w14b14 w 21"
+    position = read_position("long-nardy 1w" + "," * 12 + "1b" + "," * 11 + " w0b0 w14b14 w 21")
+    table.flow = GameFlow(position, table.rules, CubeState(None), first_mover=W)
     dice = Scripted([(3, 1)])
     table.apply(W, Action.PLAY, dice, play="1/off")
-    assert not table.finished and table.extra_turn_for == "b"
+    assert not table.finished and table.flow.extra_turn_for is B
     assert (table.to_act(), table.dice()) == (B, (3, 1))  # the extra turn, rolled at once
     table.apply(B, Action.PLAY, dice, play="1/off")
     assert (table.termination, table.winner, table.score) == ("draw", None, [0, 0])

@@ -1,0 +1,154 @@
+"""A live table as JSON values and back: what the live store keeps between two actions.
+
+The format is the one tables were always saved in (position strings, the cube state as a
+small object, each game's record as plain actions), so matches in play survive an upgrade.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+from typing import Any
+
+from notation.records.model import ActionKind
+from referee.bridge import read_position, write_position
+from referee.live.table import FinishedGame, GameRecord, LiveAction, Table
+from referee.rules.cube import CubeState, Offer
+from referee.rules.flow import GameFlow
+from referee.rules.position import Cube
+from vocabulary import Side
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    """The table as JSON values."""
+    flow, match = table.flow, table.match
+    finish = None
+    if flow.finish_board is not None:
+        finish = write_position(replace(flow.position, board=flow.finish_board))
+    return {
+        "variant": table.variant,
+        "length": table.length,
+        "options": table.options,
+        "position": table.position,
+        "game": match.game,
+        "score": list(match.score),
+        "games": [asdict(game) for game in table.games],
+        "records": [_record_json(record) for record in table.records],
+        "legal": table.legal,
+        "cube": cube_state_json(flow.cube),
+        "first_mover": _side_text(flow.first_mover),
+        "extra_turn_for": _side_text(flow.extra_turn_for),
+        "finish_position": finish,
+        "crawford_game": match.crawford_game,
+        "acted": [str(side) for side in table.acted],
+        "winner": table.winner,
+        "termination": table.termination,
+    }
+
+
+def table_from_json(data: dict[str, Any]) -> Table:
+    """The table ``table_json`` wrote."""
+    table = Table(data["variant"], data["length"], data["options"])
+    position = read_position(data["position"])
+    winner = data["winner"]
+    table.match = replace(
+        table.match,
+        score=(data["score"][0], data["score"][1]),
+        game=data["game"],
+        crawford_game=data["crawford_game"],
+        post_crawford=position.post_crawford,
+        winner=Side(winner) if winner and table.length else None,
+    )
+    finish = data["finish_position"]
+    table.flow = GameFlow(
+        position,
+        table.rules,
+        cube_state(data["cube"]),
+        _side(data["first_mover"]),
+        _side(data["extra_turn_for"]),
+        None if finish is None else read_position(finish).board,
+    )
+    table.records = [_record(record) for record in data["records"]]
+    table.games = [FinishedGame(**game) for game in data["games"]]
+    table.legal = data["legal"]
+    table.acted = [Side(side) for side in data["acted"]]
+    table.termination = data["termination"]
+    return table
+
+
+def cube_state_json(state: CubeState) -> dict[str, Any]:
+    """The rules' cube state (``referee.rules.cube``) as JSON values."""
+    offer = state.offer
+    return {
+        "cube": _cube_json(state.cube),
+        "offer": None
+        if offer is None
+        else {
+            "standing": _cube_json(offer.standing),
+            "value": offer.value,
+            "by": str(offer.by),
+            "roller": str(offer.roller),
+            "redouble": offer.redouble,
+        },
+        "doubled": state.doubled,
+    }
+
+
+def cube_state(data: dict[str, Any]) -> CubeState:
+    offer = data["offer"]
+    return CubeState(
+        _cube(data["cube"]),
+        None
+        if offer is None
+        else Offer(
+            _cube(offer["standing"]) or Cube(),
+            offer["value"],
+            Side(offer["by"]),
+            Side(offer["roller"]),
+            offer["redouble"],
+        ),
+        data["doubled"],
+    )
+
+
+def _record_json(record: GameRecord) -> dict[str, Any]:
+    actions = []
+    for action in record.actions:
+        entry: dict[str, Any] = {"side": str(action.side), "kind": str(action.kind)}
+        if action.dice is not None:
+            entry["dice"] = list(action.dice)
+        if action.play is not None:
+            entry["play"] = action.play
+        if action.value is not None:
+            entry["value"] = action.value
+        actions.append(entry)
+    return {"score": list(record.score), "start": record.start, "actions": actions}
+
+
+def _record(data: dict[str, Any]) -> GameRecord:
+    actions = [
+        LiveAction(
+            Side(entry["side"]),
+            ActionKind(entry["kind"]),
+            None if "dice" not in entry else (entry["dice"][0], entry["dice"][1]),
+            entry.get("play"),
+            entry.get("value"),
+        )
+        for entry in data["actions"]
+    ]
+    return GameRecord((data["score"][0], data["score"][1]), data["start"], actions)
+
+
+def _cube_json(cube: Cube | None) -> list[Any] | None:
+    return None if cube is None else [cube.value, _side_text(cube.owner)]
+
+
+def _cube(data: list[Any] | None) -> Cube | None:
+    return None if data is None else Cube(data[0], _side(data[1]))
+
+
+def _side_text(side: Side | None) -> str | None:
+    return None if side is None else str(side)
+
+
+def _side(text: str | None) -> Side | None:
+    return None if text is None else Side(text)
