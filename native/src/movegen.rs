@@ -746,17 +746,14 @@ pub fn apply_steps(
 }
 
 /// Steps in the order plays are written (NOTATION.md §4): a checker moving with several
-/// dice as consecutive parts, chains sorted by from-point, then to-point, descending, hits
-/// credited to the first step landing on a hit point (the Python `display_order`).
+/// dice as consecutive parts, chains sorted by from-point, then to-point, descending, each
+/// hit credited to the first step in the written order landing on its point (the Python
+/// `display_order`).
 pub fn display_order(steps: &[Step]) -> Vec<Step> {
-    let mut hit_points: Vec<u8> = steps.iter().filter(|s| s.hit).map(|s| s.to).collect();
     let mut ordered = steps.to_vec();
     ordered.sort_by_key(|s| Reverse((s.from, s.to)));
     let mut chains: Vec<Vec<Step>> = Vec::new();
-    for mut step in ordered {
-        step.hit = hit_points.contains(&step.to);
-        let landed = step.to;
-        hit_points.retain(|&point| point != landed);
+    for step in ordered {
         let link = chains.iter_mut().rev().find(|chain| {
             chain
                 .last()
@@ -768,9 +765,16 @@ pub fn display_order(steps: &[Step]) -> Vec<Step> {
         }
     }
     chains.sort_by_key(|chain| Reverse(chain_key(chain)));
-    chains.into_iter().flatten().collect()
+    let mut hit_points: Vec<u8> = steps.iter().filter(|s| s.hit).map(|s| s.to).collect();
+    let mut written: Vec<Step> = chains.into_iter().flatten().collect();
+    for step in &mut written {
+        step.hit = hit_points.contains(&step.to);
+        let landed = step.to;
+        hit_points.retain(|&point| point != landed);
+    }
+    written
 }
 
-fn chain_key(chain: &[Step]) -> Vec<(u8, u8, bool)> {
-    chain.iter().map(|s| (s.from, s.to, s.hit)).collect()
+fn chain_key(chain: &[Step]) -> Vec<(u8, u8)> {
+    chain.iter().map(|s| (s.from, s.to)).collect()
 }

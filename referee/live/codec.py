@@ -63,6 +63,7 @@ def table_from_json(data: dict[str, Any]) -> Table:
         position,
         table.rules,
         cube_state(data["cube"]),
+        table.match.crawford[0],
         _side(data["first_mover"]),
         _side(data["extra_turn_for"]),
         None if finish is None else read_position(finish).board,

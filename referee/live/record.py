@@ -8,7 +8,7 @@ from notation.records.model import ActionKind, ActionText, GameText, MatchText
 from referee.archive.service import checked_match
 from referee.live import dice
 from referee.live.model import LiveMatch
-from referee.live.table import LiveAction
+from referee.live.table import LiveAction, Table
 from referee.storage.sqlite import NewMatch
 
 
@@ -28,13 +28,19 @@ def match_record(match: LiveMatch) -> str:
     }
     if table.termination == "timeout":
         tags["Termination"] = "timeout"  # the last game's Wins line is the award, not a resignation
-    players = (match.players["w"], match.players["b"])
+    games = game_texts(table, (match.players["w"], match.players["b"]))
+    return write_mat(MatchText(tags, (), table.length, games))
+
+
+def game_texts(table: Table, players: tuple[str, str]) -> tuple[GameText, ...]:
+    """Every game the table played, as a record writes it (the last ``Wins`` of a match
+    says "and the match")."""
     games = []
     for index, game in enumerate(table.records, start=1):
         last = index == len(table.records) and table.length > 0
         actions = tuple(_action(action, last) for action in game.actions)
         games.append(GameText(index, index, 0, players, game.score, actions, game.start))
-    return write_mat(MatchText(tags, (), table.length, tuple(games)))
+    return tuple(games)
 
 
 def _rule_text(value: object) -> str:

@@ -38,6 +38,8 @@ class GameFlow:
     position: Position
     options: Options
     cube: CubeState
+    crawford_game: bool = False
+    """This is the Crawford game (nobody may double; RULES.md 14.9)."""
     first_mover: Side | None = None
     extra_turn_for: Side | None = None
     """Under the draw rule: the side whose extra turn follows the first mover's finish."""
@@ -48,7 +50,8 @@ class GameFlow:
     @classmethod
     def start(cls, position: Position, options: Options) -> GameFlow:
         """A game from ``position`` (to roll; ``turn`` set when the start says who rolls)."""
-        return cls(position, options, CubeState(position.cube), first_mover=position.turn)
+        cube = CubeState(position.cube)
+        return cls(position, options, cube, position.crawford, first_mover=position.turn)
 
     # -- what the game stands at ------------------------------------------------------------
 
@@ -71,7 +74,7 @@ class GameFlow:
 
     @property
     def cube_context(self) -> CubeContext:
-        return CubeContext(self.position.crawford, self.money, self.options)
+        return CubeContext(self.crawford_game, self.money, self.options)
 
     # -- may this be done now? ------------------------------------------------------------
 
@@ -174,15 +177,33 @@ class GameFlow:
 
     def _offered(self, cube: CubeState, answering: Side) -> GameFlow:
         """A new offer stands; the position shows the value offered (NOTATION.md §1, d)."""
-        position = replace(self.position, cube=cube.shown, turn=answering, phase=Phase.DOUBLED)
+        position = replace(
+            self.position,
+            cube=cube.shown,
+            turn=answering,
+            phase=Phase.DOUBLED,
+            crawford=self._crawford_shown(cube.shown),
+        )
         return replace(self, position=position, cube=cube)
+
+    def _crawford_shown(self, cube: Cube | None) -> bool:
+        """Whether a position shows the Crawford game: only while its cube is untouched
+        (NOTATION.md §1; a condoned double in the Crawford game leaves positions no
+        legal game reaches, which are written without the flag)."""
+        return self.crawford_game and cube == Cube()
 
     def taken(self, taker: Side) -> GameFlow:
         """The pending offer is taken: the original doubler rolls next."""
         offer = self.cube.offer
         roller = offer.roller if offer is not None else self.position.turn
         cube = self.cube.after_take(taker)
-        position = replace(self.position, cube=cube.cube, turn=roller, phase=Phase.ROLL)
+        position = replace(
+            self.position,
+            cube=cube.cube,
+            turn=roller,
+            phase=Phase.ROLL,
+            crawford=self._crawford_shown(cube.cube),
+        )
         return replace(self, position=position, cube=cube)
 
     def dropped(self) -> GameFlow:

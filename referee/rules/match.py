@@ -37,8 +37,12 @@ def starting_position(
     crawford: tuple[bool, bool] = (False, False),
 ) -> Position:
     """A game's start: the variant's board, nobody on turn yet, a centred cube where the
-    game has one, the match score and its Crawford status."""
+    game has one, the match score and its Crawford status. A money session's positions
+    keep the score 0-0 (NOTATION.md §1: its match field is ``0:0-0``; the running score
+    is the verdict's, never a position's)."""
     cube = Cube() if variant.has_cube and options.cube else None
+    if not length:
+        score = (0, 0)
     return Position(
         variant,
         variant.start_board(),

@@ -364,29 +364,30 @@ def _board_of(key: bytes, board: Board, side: Side) -> Board:
 def display_order(steps: Sequence[Step]) -> tuple[Step, ...]:
     """Steps in the order plays are written (NOTATION.md §4), whatever order they came in:
     a checker moving with several dice as consecutive parts in travel order, and these
-    chains sorted by from-point, then to-point, descending (hits first on a tie).
+    chains sorted by from-point, then to-point, descending.
 
-    Steps are sorted before they are linked into chains, and a hit is credited to the first
-    step (in that order) landing on its point, so the result depends only on which points
-    were played and hit: the canonical text of a record is a fixed point.
+    Steps are sorted before they are linked into chains, and each hit is credited to the
+    first step, in the written order, that lands on its point (where a reader of the text
+    finds it), so the result depends only on which points were played and hit: the
+    canonical text of a record is a fixed point.
     """
-    hit_points = {step.to_point for step in steps if step.hit}
     ordered = sorted(steps, key=lambda s: (s.from_point, s.to_point), reverse=True)
-    credited = []
-    for step in ordered:
-        hit = step.to_point in hit_points
-        hit_points.discard(step.to_point)
-        credited.append(step._replace(hit=hit) if hit != step.hit else step)
     chains: list[list[Step]] = []
-    for step in credited:
+    for step in ordered:
         for chain in reversed(chains):
             if chain[-1].to_point == step.from_point != OFF:
                 chain.append(step)
                 break
         else:
             chains.append([step])
-    chains.sort(key=lambda chain: [(s.from_point, s.to_point, s.hit) for s in chain], reverse=True)
-    return tuple(step for chain in chains for step in chain)
+    chains.sort(key=lambda chain: [(s.from_point, s.to_point) for s in chain], reverse=True)
+    hit_points = {step.to_point for step in steps if step.hit}
+    written = []
+    for step in (step for chain in chains for step in chain):
+        hit = step.to_point in hit_points
+        hit_points.discard(step.to_point)
+        written.append(step._replace(hit=hit) if hit != step.hit else step)
+    return tuple(written)
 
 
 def apply_steps(
