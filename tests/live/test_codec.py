@@ -4,42 +4,24 @@ of all three variants (the live store keeps nothing else between two actions).""
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
 
 from referee.live.codec import table_from_json, table_json
-from referee.live.table import Action, Table, Use
-
-
-class SeededDice:
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def __call__(self, game: int, use: Use) -> tuple[int, int]:
-        return self.rng.randint(1, 6), self.rng.randint(1, 6)
+from referee.live.table import Table
+from tests.played import play
 
 
 def reloaded(table: Table) -> Table:
     return table_from_json(json.loads(json.dumps(table_json(table))))
 
 
-def facts(table: Table) -> tuple[Any, ...]:
-    return (table.to_act(), table.expect(), table.dice(), table.legal, table.position)
-
-
-def choose(table: Table, rng: random.Random) -> tuple[Action, dict[str, Any]]:
-    expect = table.expect()
-    if Action.PLAY in expect:
-        return Action.PLAY, {"play": rng.choice(table.legal or [""])}
-    if Action.BEAVER in expect and rng.random() < 0.3:
-        return Action.BEAVER, {}
-    if Action.TAKE in expect:
-        return (Action.TAKE if rng.random() < 0.7 else Action.DROP), {}
-    if Action.DOUBLE in expect and rng.random() < 0.1:
-        return Action.DOUBLE, {}
-    return Action.ROLL, {}
+def assert_reloads(table: Table) -> None:
+    again = reloaded(table)
+    assert table_json(again) == table_json(table)
+    facts = (table.to_act(), table.expect(), table.dice(), table.legal, table.position)
+    assert (again.to_act(), again.expect(), again.dice(), again.legal, again.position) == facts
 
 
 @pytest.mark.parametrize(
@@ -55,17 +37,11 @@ def choose(table: Table, rng: random.Random) -> tuple[Action, dict[str, Any]]:
 def test_a_saved_table_loads_as_it_was(
     variant: str, length: int, options: dict[str, Any], seed: int
 ) -> None:
-    rng, dice = random.Random(seed), SeededDice(seed)
-    table = Table(variant, length, options)
-    table.start_game(dice)
-    steps = 0
-    while not table.finished:
-        again = reloaded(table)
-        assert table_json(again) == table_json(table)
-        assert facts(again) == facts(table)
-        side = table.to_act()
-        assert side is not None
-        action, details = choose(table, rng)
-        table.apply(side, action, dice, **details)
-        steps += 1
-    assert steps > 10 and table_json(reloaded(table)) == table_json(table)
+    seen: list[Table] = []
+
+    def check(table: Table) -> None:
+        assert_reloads(table)
+        seen.append(table)
+
+    play(variant, length, options, seed, 0.004, check)
+    assert len(seen) > 10
