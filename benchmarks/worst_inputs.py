@@ -27,16 +27,16 @@ import json, resource, sys, tempfile, time
 sys.path.insert(0, sys.argv[1])
 sys.setrecursionlimit(10_000)
 from referee.app import create_app
-from referee.storage.sqlite import Archive
+from referee.storage import open_storage, prepare_storage
 exec(sys.argv[3])  # the costly-record generators
 name = sys.argv[2]
 database = tempfile.mkdtemp() + "/bench.sqlite3"
 app = create_app({"DATABASE": database, "RATE_LIMITS": {}})
 client = app.test_client()
-Archive.prepare(database)
-archive = Archive(database)
-token = archive.create_token(("archive:write",))[1]
-archive.close()
+prepare_storage(database)
+storage = open_storage(database)
+token = storage.tokens.create(("archive:write",)).secret
+storage.close()
 auth = {"Authorization": "Bearer " + token}
 MB16 = 16 * 2**20 - 4096
 

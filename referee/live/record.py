@@ -10,7 +10,7 @@ from notation.records.model import ActionKind, ActionText, GameText, MatchText
 from referee.archive.service import checked_match
 from referee.live import dice
 from referee.live.model import LiveMatch
-from referee.storage.sqlite import NewMatch
+from referee.storage.model import NewMatch
 
 
 def match_record(match: LiveMatch) -> str:

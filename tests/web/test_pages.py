@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import referee.web
-from referee.storage.sqlite import Archive
+from referee.storage import open_storage
 from tests.api.test_matches_api import (
     BG_EXAMPLE,
     KH_EXAMPLE,
@@ -223,11 +223,11 @@ def test_the_live_page_shows_the_match_as_it_stands(env: Env) -> None:
     # page draws the start with nobody to act, and links the state, stream and dice proof.
     host = env.token("live:host")[1]
     for bot in ("alice", "bob"):
-        archive = Archive(env.database)
+        storage = open_storage(env.database)
         try:
-            archive.create_token(("play",), bot)
+            storage.tokens.create(("play",), bot)
         finally:
-            archive.close()
+            storage.close()
     body = {"variant": "long-nardy", "length": 0, "players": {"w": "alice", "b": "bob"}}
     created = env.client.post("/v1/live", json=body, headers={"Authorization": f"Bearer {host}"})
     assert created.status_code == 201, created.get_data(as_text=True)
