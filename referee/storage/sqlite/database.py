@@ -36,11 +36,11 @@ class Database:
         unmigrated)."""
         uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=rw"
         try:
-            connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS)
-        except sqlite3.OperationalError as error:
-            raise NotReadyError(f"the archive cannot be opened: {error}") from None
-        with translated():
-            self.utils = sqlite_utils.Database(connection)
+            with translated():
+                connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS)
+                self.utils = sqlite_utils.Database(connection)
+        except StorageError as error:
+            raise NotReadyError(f"the archive cannot be opened: {error.__cause__}") from None
         self.connection = connection
         self.path = path
 
