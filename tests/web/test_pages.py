@@ -4,6 +4,7 @@ and a stored match's viewer, each usable as plain links (no JavaScript here)."""
 from __future__ import annotations
 
 import re
+import sqlite3
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from io import BytesIO
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import referee.storage.sqlite.database
 import referee.web
 from referee.storage import open_storage
 from tests.api.test_matches_api import (
@@ -191,6 +193,27 @@ def test_an_unknown_match_is_a_404_page(env: Env) -> None:
     page = env.client.get("/matches/999")
     assert page.status_code == 404
     assert page.mimetype == "text/html"
+
+
+def test_a_page_that_meets_an_archive_locked_for_everyone_is_a_503_page(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another process holds the file exclusively: the pages answer as they answer any
+    # refusal (an error page, with Retry-After), never a 500.
+    monkeypatch.setattr(referee.storage.sqlite.database, "BUSY_TIMEOUT_SECONDS", 0.1)
+    match_id = env.stored(example(BG_EXAMPLE))
+    holder = sqlite3.connect(env.database, isolation_level=None)
+    try:
+        holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("UPDATE matches SET event = event")
+        for path in ("/matches", f"/matches/{match_id}"):
+            page = env.client.get(path)
+            assert (page.status_code, page.mimetype) == (503, "text/html"), path
+            assert int(page.headers["Retry-After"]) > 0
+            assert "Archive busy" in page.get_data(as_text=True)
+    finally:
+        holder.close()
 
 
 def test_a_private_archive_needs_a_token_for_its_pages(tmp_path: Path) -> None:
