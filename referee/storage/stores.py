@@ -1,10 +1,11 @@
 """The interface of storage: one store each for matches, kept derived results, live
 matches and tokens, and ``Storage``, the handle that holds the four of one connection.
 
-Every method is one short transaction of its own and answers values of
-``referee.storage.model``; a driver's error never leaves it (``ArchiveBusyError`` when a
-retry may help, ``StorageError`` otherwise). What spans stores is one method of one store
-(a finished live match is saved with its record by ``LiveStore.save``).
+Every method answers values of ``referee.storage.model``, and every write is one short
+transaction of its own; a driver's error never leaves a method (``ArchiveBusyError`` when
+a retry may help, ``StorageError`` otherwise). What spans stores is one method of one
+store, never a transaction a caller holds: a finished live match is saved with its record
+by ``LiveStore.save``.
 """
 
 from __future__ import annotations
@@ -138,7 +139,9 @@ class Storage:
     connection: Connection
 
     def ready(self) -> None:
+        """Read from storage; raises when it cannot be read (``Connection.ready``)."""
         self.connection.ready()
 
     def close(self) -> None:
+        """Give the connection back; the stores are not used afterwards."""
         self.connection.close()
