@@ -19,7 +19,7 @@ from referee.adjudication import adjudicate
 from referee.app import create_app
 from referee.archive.service import submit
 from referee.board_svg import board_svg
-from referee.storage.sqlite import Archive
+from referee.storage import open_storage
 from tests.corpus import MAT
 
 PAGE_RUNS = 5
@@ -63,9 +63,9 @@ def pages() -> None:
     with tempfile.TemporaryDirectory() as folder:
         database = f"{folder}/bench.sqlite3"
         app = create_app({"DATABASE": database})
-        archive = Archive(database)
-        match_id = submit(archive, text, None, True).stored.id
-        archive.close()
+        storage = open_storage(database)
+        match_id = submit(storage, text, None, True).stored.id
+        storage.close()
         client = app.test_client()
         viewer = client.get(f"/matches/{match_id}")
         verdict = client.post("/check", data={"record": text})

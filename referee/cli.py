@@ -24,6 +24,7 @@ from vocabulary import Side
 if TYPE_CHECKING:
     from referee.live.bot import RandomStrategy
     from referee.plays import PlaysService
+    from referee.storage.stores import Storage
 
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_PIPE_CLOSED = 141
@@ -254,47 +255,51 @@ def _draw(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _tokens(args: argparse.Namespace) -> int:
-    from referee.storage.sqlite import Archive  # SQLite only for the commands that use it
+def _storage_at(location: str) -> Storage:
+    """The storage at ``location``, created and migrated first when it must be."""
+    from referee.storage import open_storage, prepare_storage  # for the commands that use it
 
-    Archive.prepare(args.database)
-    archive = Archive(args.database)
+    prepare_storage(location)
+    return open_storage(location)
+
+
+def _tokens(args: argparse.Namespace) -> int:
+    storage = _storage_at(args.database)
     try:
         if args.action == "create":
-            token, secret = archive.create_token(tuple(args.scope), args.name)
-            print(secret)
+            issued = storage.tokens.create(tuple(args.scope), args.name)
+            print(issued.secret)
             print(
-                f"token {token.id} ({' '.join(token.scopes)}): keep it, it is not shown again",
+                f"token {issued.token.id} ({' '.join(issued.token.scopes)}):"
+                " keep it, it is not shown again",
                 file=sys.stderr,
             )
         elif args.action == "list":
-            for token in archive.tokens():
+            for token in storage.tokens.all():
                 state = f"revoked {token.revoked_at}" if token.revoked_at else "active"
                 name = token.name or "-"
                 print(f"{token.id}\t{token.prefix}…\t{' '.join(token.scopes)}\t{name}\t{state}")
-        elif not archive.revoke_token(args.id):
+        elif not storage.tokens.revoke(args.id):
             print(f"nardy-referee: no active token {args.id}", file=sys.stderr)
             return EXIT_INVALID
     finally:
-        archive.close()
+        storage.close()
     return EXIT_OK
 
 
 def _recheck(args: argparse.Namespace) -> int:
     from referee.archive.service import recheck
-    from referee.storage.sqlite import Archive  # SQLite only for the commands that use it
 
-    Archive.prepare(args.database)
-    archive = Archive(args.database)
+    storage = _storage_at(args.database)
     try:
         checked = changed = 0
-        for change in recheck(archive, everything=args.all):
+        for change in recheck(storage, everything=args.all):
             checked += 1
             if change.changed:
                 changed += 1
                 print(change.describe())
     finally:
-        archive.close()
+        storage.close()
     print(f"{checked} match(es) re-checked, {changed} changed", file=sys.stderr)
     return EXIT_OK
 

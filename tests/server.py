@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.storage.sqlite import Archive
+from referee.storage import open_storage, prepare_storage
 
 ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT = 30.0
@@ -24,12 +24,12 @@ START_TIMEOUT = 30.0
 
 def write_token(database: Path, name: str | None = None, scope: str = "archive:write") -> str:
     """The secret of a new token with ``scope`` on ``database`` (migrated if new)."""
-    Archive.prepare(database)
-    archive = Archive(database)
+    prepare_storage(database)
+    storage = open_storage(database)
     try:
-        return archive.create_token((scope,), name)[1]
+        return storage.tokens.create((scope,), name).secret
     finally:
-        archive.close()
+        storage.close()
 
 
 def free_port() -> int:

@@ -75,6 +75,28 @@ def test_the_api_and_the_pages_never_import_each_other(package: str, other: str)
     assert problems == []
 
 
+DRIVERS = {"sqlite3", "sqlite_utils", "psycopg", "psycopg_pool"}
+
+
+def test_sql_only_in_the_storage_package() -> None:
+    """Only ``referee.storage`` imports a database driver: every other module sees its
+    stores' values and the project's own errors."""
+    problems = [
+        f"{path} imports {name}"
+        for path, names in imported_modules(ROOT / "referee").items()
+        if not path.startswith("referee/storage/")
+        for name in names
+        if name.split(".")[0] in DRIVERS
+    ]
+    assert problems == []
+
+
+def test_the_sql_check_sees_a_driver_imported_outside_storage(tmp_path: Path) -> None:
+    (tmp_path / "leak.py").write_text("import sqlite3\nfrom psycopg import errors\n")
+    names = imported_modules(tmp_path)["leak.py"]
+    assert {name.split(".")[0] for name in names} & DRIVERS == {"sqlite3", "psycopg"}
+
+
 def test_the_dice_are_pure_standard_library() -> None:
     """Anyone can re-implement or audit the dice of LIVE.md §5 from this one module."""
     names = imported_modules(ROOT / "referee")["referee/live/dice.py"]

@@ -14,7 +14,7 @@ from referee import RULES_REVISION, __version__
 from referee.adjudication import adjudicate
 from referee.archive.service import submit
 from referee.cli import main
-from referee.storage.sqlite import Archive
+from referee.storage import open_storage, prepare_storage
 
 # A backgammon game that opens with a doublet: valid before revision 1, an error since
 # (RULES.md 14.2).
@@ -49,12 +49,12 @@ def stored_as_if_older(database: Path) -> int:
 
 def stored(database: Path) -> int:
     """The id of the record stored in a new archive at ``database``."""
-    Archive.prepare(database)
-    archive = Archive(database)
+    prepare_storage(database)
+    storage = open_storage(database)
     try:
-        return submit(archive, OPENING_DOUBLET, allow_invalid=True).stored.id
+        return submit(storage, OPENING_DOUBLET, allow_invalid=True).stored.id
     finally:
-        archive.close()
+        storage.close()
 
 
 def row(database: Path, match_id: int) -> tuple[object, ...]:

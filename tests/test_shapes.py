@@ -61,7 +61,7 @@ def test_live_states_and_dice_proofs_dump_as_their_schemas_say() -> None:
         dump_state,
     )
     from referee.live.table import FinishedGame
-    from referee.storage.sqlite import Throw
+    from referee.storage.model import Throw
 
     state = StateView(
         id=7,

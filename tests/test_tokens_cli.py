@@ -10,7 +10,7 @@ import pytest
 
 from referee.app import create_app
 from referee.cli import main
-from referee.storage.sqlite import Archive
+from referee.storage import open_storage
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "backgammon_match.mat"
 
@@ -45,11 +45,12 @@ def listed(database: Path, capsys: pytest.CaptureFixture[str]) -> list[list[str]
 
 
 def scopes_of(database: Path, secret: str) -> tuple[str, ...] | None:
-    archive = Archive(database)
+    storage = open_storage(database)
     try:
-        return archive.token_scopes(secret)
+        holder = storage.tokens.holder(secret)
     finally:
-        archive.close()
+        storage.close()
+    return None if holder is None else holder.scopes
 
 
 def database_bytes(database: Path) -> bytes:
@@ -157,12 +158,12 @@ def test_play_and_live_host_tokens_are_created_with_their_scopes(
 ) -> None:
     bot = create(database, capsys, "--scope", "play", "--name", "gnubot")
     host = create(database, capsys, "--scope", "live:host", "--name", "director")
-    archive = Archive(database)
+    assert scopes_of(database, bot) == ("play",)
+    storage = open_storage(database)
     try:
-        assert archive.token_scopes(bot) == ("play",)
-        holder = archive.token_holder(host)
+        holder = storage.tokens.holder(host)
         assert holder is not None and (holder.name, holder.scopes) == ("director", ("live:host",))
     finally:
-        archive.close()
+        storage.close()
     rows = listed(database, capsys)
     assert [row[2] for row in rows] == ["play", "live:host"]

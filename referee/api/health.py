@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint
 
 from referee import __version__
-from referee.http.storage import archive
+from referee.http.storage import storage
 from referee.rules import engine
 
 blueprint = Blueprint("health", __name__)
@@ -49,5 +49,5 @@ def readyz() -> dict[str, str]:
                 properties: {status: {type: string}, version: {type: string}}
         503: Problem
     """
-    archive().ready()
+    storage().ready()
     return {"status": "ready", "version": __version__}

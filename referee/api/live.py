@@ -12,12 +12,12 @@ from flask import Blueprint, Flask, Response, current_app, stream_with_context, 
 from referee.api.schemas import LiveActionRequest, LiveCreateRequest, LiveJoinRequest
 from referee.http.auth import token_holder
 from referee.http.bodies import json_object
-from referee.http.storage import archive
+from referee.http.storage import storage
 from referee.http.streams import NDJSON
 from referee.live import service as live
 from referee.live import stream
 from referee.scopes import Scope
-from referee.storage.sqlite import Archive
+from referee.storage import open_storage
 
 blueprint = Blueprint("live", __name__)
 
@@ -57,7 +57,7 @@ def create_live() -> tuple[dict[str, Any], int, dict[str, str]]:
     host = token_holder(Scope.LIVE_HOST)
     body = json_object(LiveCreateRequest, SMALL_BODY)
     state = live.create(
-        archive(),
+        storage(),
         host,
         body["variant"],
         body["length"],
@@ -85,7 +85,7 @@ def get_live(live_id: int) -> dict[str, Any]:
         404: Problem
     """
     _readable()
-    return live.state(archive(), live_id)
+    return live.state(storage(), live_id)
 
 
 @blueprint.post("/v1/live/<int:live_id>/join")
@@ -117,7 +117,7 @@ def join_live(live_id: int) -> dict[str, Any]:
     """
     bot = token_holder(Scope.PLAY)
     body = json_object(LiveJoinRequest, SMALL_BODY)
-    return live.join(archive(), live_id, bot, body["seed"])
+    return live.join(storage(), live_id, bot, body["seed"])
 
 
 @blueprint.post("/v1/live/<int:live_id>/actions")
@@ -151,7 +151,7 @@ def act_live(live_id: int) -> dict[str, Any]:
     bot = token_holder(Scope.PLAY)
     body = json_object(LiveActionRequest, SMALL_BODY)
     details: dict[str, Any] = {name: body[name] for name in ("play", "value") if name in body}
-    return live.act(archive(), live_id, bot, body["ply"], body["action"], details)
+    return live.act(storage(), live_id, bot, body["ply"], body["action"], details)
 
 
 @blueprint.get("/v1/live/<int:live_id>/stream")
@@ -174,16 +174,16 @@ def stream_live(live_id: int) -> Response:
         404: Problem
     """
     _readable()
-    live.state(archive(), live_id)  # 404 before the stream starts
-    database, board = current_app.config["DATABASE"], current_app.extensions["live_board"]
+    live.state(storage(), live_id)  # 404 before the stream starts
+    location, board = current_app.config["DATABASE"], current_app.extensions["live_board"]
 
     def lines() -> Iterator[str]:
-        connection = Archive(database)
+        watching = open_storage(location)  # its own: the stream outlives the request
         try:
-            for state in stream.watch(connection, live_id, board):
+            for state in stream.watch(watching, live_id, board):
                 yield "\n" if state is None else json.dumps(state) + "\n"
         finally:
-            connection.close()
+            watching.close()
 
     return Response(stream_with_context(lines()), mimetype=NDJSON)
 
@@ -207,7 +207,7 @@ def live_dice(live_id: int) -> dict[str, Any]:
         404: Problem
     """
     _readable()
-    return live.proof(archive(), live_id)
+    return live.proof(storage(), live_id)
 
 
 @blueprint.post("/v1/live/<int:live_id>/abort")
@@ -229,7 +229,7 @@ def abort_live(live_id: int) -> dict[str, Any]:
         409: Problem
     """
     caller = token_holder(Scope.LIVE_HOST, Scope.PLAY)
-    return live.abort(archive(), live_id, caller)
+    return live.abort(storage(), live_id, caller)
 
 
 def init_live(app: Flask) -> None:
@@ -237,8 +237,8 @@ def init_live(app: Flask) -> None:
     ``NARDY_REFEREE_LIVE_POLL``: how often (seconds) a stream looks for a change."""
     poll = os.environ.get("NARDY_REFEREE_LIVE_POLL", str(stream.STREAM_POLL_SECONDS))
     app.extensions["live_board"] = stream.ChangeBoard(app.config["DATABASE"], float(poll))
-    connection = Archive(app.config["DATABASE"])
+    starting = open_storage(app.config["DATABASE"])
     try:
-        live.refresh_deadlines(connection)
+        live.refresh_deadlines(starting)
     finally:
-        connection.close()
+        starting.close()

@@ -17,7 +17,14 @@ from referee.api.schemas import (
     MatchSubmitRequest,
     RecheckRequest,
 )
-from referee.archive.service import Submission, check_stored, replay, stored_match, submit, summary
+from referee.archive.service import (
+    Submission,
+    check_stored,
+    replay,
+    stored_match,
+    submit,
+    summary_json,
+)
 from referee.errors import ArchiveBusyError, InvalidEncodingError, RefereeError
 from referee.http.auth import requires
 from referee.http.bodies import (
@@ -31,10 +38,10 @@ from referee.http.limits import check_slot, rate_limited, work_limits
 from referee.http.loading import loaded
 from referee.http.problems import problem_body
 from referee.http.queries import match_query
-from referee.http.storage import archive
+from referee.http.storage import storage
 from referee.http.streams import NDJSON
 from referee.scopes import Scope
-from referee.storage.sqlite import MatchQuery
+from referee.storage.model import MatchQuery
 
 blueprint = Blueprint("matches", __name__)
 
@@ -98,7 +105,7 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
     """
     body = record_body(MatchSubmitRequest)
     result = submit(
-        archive(),
+        storage(),
         body["record"],
         body["options"],
         body["allow_invalid"],
@@ -190,7 +197,7 @@ def import_matches() -> dict[str, Any]:
         try:
             body = loaded(MatchSubmitRequest, entry)
             result = submit(
-                archive(),
+                storage(),
                 body["record"],
                 body["options"],
                 body["allow_invalid"],
@@ -276,15 +283,15 @@ def list_matches() -> Response | dict[str, Any]:
     query = match_query(request.args.to_dict())
     if request.accept_mimetypes.best_match(["application/json", NDJSON]) == NDJSON:
         return Response(stream_with_context(_ndjson(query)), mimetype=NDJSON)
-    page = archive().search(query)
-    next_cursor = str(page[-1]["id"]) if len(page) == query.limit else None
-    return {"matches": [summary(row) for row in page], "next_cursor": next_cursor}
+    page = storage().matches.search(query)
+    next_cursor = str(page[-1].id) if len(page) == query.limit else None
+    return {"matches": [summary_json(found) for found in page], "next_cursor": next_cursor}
 
 
 def _ndjson(query: MatchQuery) -> Iterator[str]:
     try:
-        for row in archive().iterate(query):
-            yield json.dumps(summary(row)) + "\n"
+        for found in storage().matches.iterate(query):
+            yield json.dumps(summary_json(found)) + "\n"
     except Exception as error:  # headers are sent: the error becomes the last line
         yield json.dumps({"error": problem_body(500, "internal_error", "Error", str(error))}) + "\n"
 
@@ -315,17 +322,17 @@ def get_match(match_id: int) -> Response | dict[str, Any]:
         422: Problem
     """
     args = loaded(MatchDetailQuery, request.args.to_dict())
-    row = stored_match(archive(), match_id)
+    stored = stored_match(storage(), match_id)
     if "format" in args:
-        text = row["canonical"] if args["format"] == "canonical" else row["original"]
+        text = stored.canonical if args["format"] == "canonical" else stored.original
         return Response(text, mimetype="text/plain")
     accept = request.accept_mimetypes
     wanted = accept.best_match(["application/json", "text/plain"]) if accept else "application/json"
     if wanted is None:
         raise NotAcceptable("this resource is application/json or text/plain")
     if wanted == "text/plain":
-        return Response(row["original"], mimetype="text/plain")
-    return {**summary(row), "options": row["options"], "verdict": row["verdict"]}
+        return Response(stored.original, mimetype="text/plain")
+    return {**summary_json(stored), "options": stored.options, "verdict": stored.verdict}
 
 
 @blueprint.get("/v1/matches/<int:match_id>/games/<int:index>/replay")
@@ -355,7 +362,7 @@ def replay_game(match_id: int, index: int) -> dict[str, Any]:
         429: Problem
         503: Problem
     """
-    return replay(archive(), match_id, index, work_limits())
+    return replay(storage(), match_id, index, work_limits())
 
 
 @blueprint.post("/v1/matches/<int:match_id>/check")
@@ -390,4 +397,4 @@ def recheck_match(match_id: int) -> dict[str, Any]:
         503: Problem
     """
     body = json_object(RecheckRequest) if has_body() else loaded(RecheckRequest, {})
-    return check_stored(archive(), match_id, body["mode"], body["options"], work_limits())
+    return check_stored(storage(), match_id, body["mode"], body["options"], work_limits())

@@ -20,7 +20,8 @@ from referee.errors import (
     InvalidRecordError,
     NotFoundError,
 )
-from referee.storage.sqlite import Archive, NewMatch, Rechecked, Stored
+from referee.storage.model import Json, MatchSummary, NewMatch, Rechecked, Stored, StoredMatch
+from referee.storage.stores import Storage
 from vocabulary import VariantId
 
 MAX_ID = 2**63 - 1
@@ -47,7 +48,7 @@ class Submission:
 
 
 def submit(
-    archive: Archive,
+    storage: Storage,
     text: str,
     options: Mapping[str, object] | None = None,
     allow_invalid: bool = False,
@@ -56,12 +57,10 @@ def submit(
 ) -> Submission:
     """Check and store a record; an invalid one only with ``allow_invalid``."""
     match = checked_match(text, options, allow_invalid, variant, limits)
-    stored = archive.store(match)
+    stored = storage.matches.store(match)
     verdict_json = match.verdict
     if stored.duplicate:  # the answer is what is stored, whatever options came this time
-        existing = archive.get(stored.id)
-        assert existing is not None
-        verdict_json = existing["verdict"]
+        verdict_json = stored_match(storage, stored.id).verdict
     return Submission(stored, match.sha256, verdict_json)
 
 
@@ -146,82 +145,83 @@ class VerdictChange:
         return f"match {self.match_id}: " + "; ".join(parts)
 
 
-def recheck(archive: Archive, everything: bool = False) -> Iterator[VerdictChange]:
+def recheck(storage: Storage, everything: bool = False) -> Iterator[VerdictChange]:
     """Check stored matches anew (those of older rules revisions, or ``everything``),
     store their new verdicts and yield what changed for each; stored text is untouched."""
-    for row in archive.older_than(None if everything else RULES_REVISION):
+    for stored in storage.matches.older_than(None if everything else RULES_REVISION):
+        match_id = stored.id
         verdict = check_record(
-            row["original"], row["variant"], "strict", row["options"], limits=OFFLINE
+            stored.original, stored.variant, "strict", stored.options, limits=OFFLINE
         )
         after = verdict.to_json()
         winner = None if verdict.match.winner is None else str(verdict.match.winner)
-        archive.update_verdict(
-            Rechecked(row["id"], verdict.valid, winner, after, RULES_REVISION, __version__)
+        storage.matches.update_verdict(
+            Rechecked(match_id, verdict.valid, winner, after, RULES_REVISION, __version__)
         )
-        before = row["verdict"] or {}
+        before = stored.verdict
         yield VerdictChange(
-            row["id"],
+            match_id,
             (bool(before.get("valid")), verdict.valid),
             (before.get("match", {}).get("winner"), winner),
             ([g["points"] for g in before.get("games", [])], [g["points"] for g in after["games"]]),
         )
 
 
-def summary(row: Mapping[str, Any]) -> dict[str, Any]:
+def summary_json(summary: MatchSummary | StoredMatch) -> dict[str, Any]:
     """A stored match as the list endpoint shows it."""
     return {
-        "id": row["id"],
-        "sha256": row["sha256"],
-        "variant": row["variant"],
-        "valid": bool(row["valid"]),
-        "players": [row["white"], row["black"]],
-        "event": row["event"],
-        "site": row["site"],
-        "event_date": row["event_date"],
-        "match_length": row["match_length"],
-        "games": row["games"],
-        "winner": row["winner"],
-        "created_at": row["created_at"],
+        "id": summary.id,
+        "sha256": summary.sha256,
+        "variant": summary.variant,
+        "valid": summary.valid,
+        "players": list(summary.players),
+        "event": summary.event,
+        "site": summary.site,
+        "event_date": summary.event_date,
+        "match_length": summary.match_length,
+        "games": summary.games,
+        "winner": summary.winner,
+        "created_at": summary.created_at,
     }
 
 
-def stored_match(archive: Archive, match_id: int) -> dict[str, Any]:
-    """Every column of a stored match, or NotFoundError."""
-    row = archive.get(match_id) if 0 < match_id <= MAX_ID else None
-    if row is None:
+def stored_match(storage: Storage, match_id: int) -> StoredMatch:
+    """Everything stored of a match, or NotFoundError."""
+    stored = storage.matches.get(match_id) if 0 < match_id <= MAX_ID else None
+    if stored is None:
         raise NotFoundError(f"no match with id {match_id}")
-    return row
+    return stored
 
 
 def replay(
-    archive: Archive, match_id: int, index: int, limits: WorkLimits | None = None
+    storage: Storage, match_id: int, index: int, limits: WorkLimits | None = None
 ) -> dict[str, Any]:
     """Every action of one game, with the positions before and after it. The game index is
     checked before any work; the replays of every game are computed once per stored record
     and rules revision, then kept."""
-    games = archive.games_of(match_id) if 0 < match_id <= MAX_ID else None
+    games = storage.matches.games_of(match_id) if 0 < match_id <= MAX_ID else None
     if games is None:
         raise NotFoundError(f"no match with id {match_id}")
     if not 1 <= index <= games:
         raise NotFoundError(f"match {match_id} has no game {index}")
     key = f"replay/{index}"
-    actions = _kept(archive, match_id, key)
+    actions = _kept(storage, match_id, key)
     if actions is None:
-        _kept(archive, match_id, REPLAY_REFUSED)  # a refusal kept for this record: again
-        row = stored_match(archive, match_id)
+        _kept(storage, match_id, REPLAY_REFUSED)  # a refusal kept for this record: again
+        stored = stored_match(storage, match_id)
         limits = limits or WorkLimits()
         # Writing every position costs about as much again as checking: a record that was
         # checked within the deadline is replayed within twice that, once.
         replaying = replace(limits, seconds=2 * limits.seconds)
-        with _keeping_refusal(archive, match_id, REPLAY_REFUSED):
+        with _keeping_refusal(storage, match_id, REPLAY_REFUSED):
             adjudication = adjudicate(
-                row["original"], _known_variant(row), "condone", row["options"], True, replaying
+                stored.original, _known_variant(stored), "condone", stored.options, True, replaying
             )
         replays = {
             f"replay/{number}": replay_actions(steps)
             for number, steps in enumerate(adjudication.replays, start=1)
         }
-        _keep(archive, match_id, replays)
+        _keep(storage, match_id, replays)
         actions = replays.get(key)
         if actions is None:  # a variation the referee cannot check has no replays
             raise NotFoundError(f"match {match_id} has no replay of game {index}")
@@ -229,7 +229,7 @@ def replay(
 
 
 def check_stored(
-    archive: Archive,
+    storage: Storage,
     match_id: int,
     mode: str,
     options: Mapping[str, object],
@@ -237,17 +237,17 @@ def check_stored(
 ) -> dict[str, Any]:
     """The verdict on a stored record under ``mode`` and other ``options`` (over the stored
     ones), computed once per stored record, request and rules revision, then kept."""
-    row = stored_match(archive, match_id)
-    merged = {**row["options"], **options}
+    stored = stored_match(storage, match_id)
+    merged = {**stored.options, **options}
     key = "check/" + json.dumps({"mode": mode, "options": merged}, sort_keys=True)
-    verdict = _kept(archive, match_id, key)
+    verdict = _kept(storage, match_id, key)
     if verdict is None:
-        variant = _known_variant(row)
-        with _keeping_refusal(archive, match_id, key):
-            verdict = check_record(row["original"], variant, mode, merged, limits=limits).to_json()
-        _keep(archive, match_id, {key: verdict})
-        archive.forget_derived(match_id, "check/", MAX_KEPT_CHECKS)
-    return verdict  # type: ignore[no-any-return]
+        variant = _known_variant(stored)
+        with _keeping_refusal(storage, match_id, key):
+            verdict = check_record(stored.original, variant, mode, merged, limits=limits).to_json()
+        _keep(storage, match_id, {key: verdict})
+        storage.derived.forget(match_id, "check/", MAX_KEPT_CHECKS)
+    return verdict
 
 
 REPLAY_REFUSED = "replay/refused"
@@ -256,10 +256,10 @@ MAX_KEPT_CHECKS = 16
 so what they may make the archive keep is bounded."""
 
 
-def _kept(archive: Archive, match_id: int, key: str) -> Any:
+def _kept(storage: Storage, match_id: int, key: str) -> Json | None:
     """What was kept under ``key`` for this rules revision (None: nothing); a kept refusal
     is raised again rather than redone."""
-    body = archive.derived(match_id, key, RULES_REVISION)
+    body = storage.derived.kept(match_id, key, RULES_REVISION)
     if isinstance(body, dict) and "refused" in body:
         refusal = body["refused"]
         raise WorkLimitError(refusal["message"], **refusal["extensions"])
@@ -267,7 +267,7 @@ def _kept(archive: Archive, match_id: int, key: str) -> Any:
 
 
 @contextmanager
-def _keeping_refusal(archive: Archive, match_id: int, key: str) -> Iterator[None]:
+def _keeping_refusal(storage: Storage, match_id: int, key: str) -> Iterator[None]:
     """Keep a work-limit refusal under ``key``: the same record, revision and limits would
     be refused again. Not a deadline: that one depends on the machine's load."""
     try:
@@ -275,21 +275,21 @@ def _keeping_refusal(archive: Archive, match_id: int, key: str) -> Iterator[None
     except WorkLimitError as error:
         if error.extensions.get("limit") != "seconds":
             refusal = {"message": error.message, "extensions": error.extensions}
-            _keep(archive, match_id, {key: {"refused": refusal}})
+            _keep(storage, match_id, {key: {"refused": refusal}})
         raise
 
 
-def _known_variant(row: Mapping[str, Any]) -> str | None:
+def _known_variant(stored: StoredMatch) -> str | None:
     """The stored match's variant when the referee knows it; None for a variation it cannot
     check (NackGammon...), whose record then speaks for itself (a verdict, not a 422)."""
-    variant = row["variant"]
+    variant = stored.variant
     return variant if variant in frozenset(VariantId) else None
 
 
-def _keep(archive: Archive, match_id: int, results: dict[str, Any]) -> None:
+def _keep(storage: Storage, match_id: int, results: dict[str, Json]) -> None:
     """Keep derived results; a busy archive only means they are computed again next time."""
     with suppress(ArchiveBusyError):
-        archive.keep_derived(match_id, RULES_REVISION, results)
+        storage.derived.keep(match_id, RULES_REVISION, results)
 
 
 def replay_actions(steps: Sequence[ReplayStep]) -> list[dict[str, Any]]:

@@ -10,9 +10,9 @@ from typing import TypeVar
 from flask import current_app, request
 
 from referee.errors import ForbiddenError, UnauthorizedError
-from referee.http.storage import archive
+from referee.http.storage import storage
 from referee.scopes import Scope
-from referee.storage.sqlite import Token
+from referee.storage.model import Token
 
 Handler = TypeVar("Handler", bound=Callable[..., object])
 
@@ -37,7 +37,7 @@ def token_holder(*scopes: str) -> Token:
     secret = bearer_token()
     if secret is None:
         raise UnauthorizedError(f"this needs a bearer token with scope {' or '.join(scopes)}")
-    token = archive().token_holder(secret)
+    token = storage().tokens.holder(secret)
     if token is None:
         raise UnauthorizedError("the bearer token is unknown or revoked")
     if not set(scopes) & set(token.scopes):

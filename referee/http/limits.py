@@ -18,7 +18,7 @@ from flask import current_app, request
 from referee.adjudication.budget import WorkLimits
 from referee.errors import RefereeError
 from referee.http.auth import bearer_token
-from referee.http.storage import archive
+from referee.http.storage import storage
 
 Handler = TypeVar("Handler", bound=Callable[..., object])
 
@@ -175,4 +175,4 @@ def rate_limited(key: str) -> Callable[[Handler], Handler]:
 
 def _has_live_token() -> bool:
     token = bearer_token()
-    return token is not None and archive().token_scopes(token) is not None
+    return token is not None and storage().tokens.holder(token) is not None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 from typing import Any
 
 from flask import Flask, Response, json, request
@@ -11,7 +10,6 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from referee.errors import RefereeError
-from referee.storage.sqlite import busy_or
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger(__name__)
@@ -107,14 +105,6 @@ def register_problem_handlers(app: Flask) -> None:
             if name.lower() not in ("content-type", "content-length"):
                 response.headers[name] = value
         return response
-
-    @app.errorhandler(sqlite3.OperationalError)
-    def archive_error(error: sqlite3.OperationalError) -> Response:
-        """A read that meets a locked archive answers 503 as a write does."""
-        mapped = busy_or(error)
-        if isinstance(mapped, RefereeError):
-            return referee_error(mapped)
-        return unexpected_error(error)
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception) -> Response:

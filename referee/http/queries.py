@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from marshmallow import RAISE, Schema, fields, validate
 
 from referee.http.loading import loaded
-from referee.storage.sqlite import MatchQuery
+from referee.storage.model import MatchQuery
 
 
 class MatchListQuery(Schema):

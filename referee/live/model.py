@@ -3,14 +3,13 @@ version and table."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from referee.live.codec import table_from_json
+from referee.live.codec import table_from_json, table_json
 from referee.live.table import Table
-from referee.storage.sqlite import Token
+from referee.storage.model import LiveProgress, StoredLive, Token
 
 
 class Status(StrEnum):
@@ -45,23 +44,35 @@ class LiveMatch:
     created_at: str
 
     @classmethod
-    def from_row(cls, row: dict[str, Any]) -> LiveMatch:
+    def from_stored(cls, stored: StoredLive) -> LiveMatch:
+        setup, progress = stored.setup, stored.progress
         return cls(
-            id=row["id"],
-            players={"w": row["white"], "b": row["black"]},
-            move_seconds=row["move_seconds"],
-            host_token_id=row["host_token_id"],
-            server_seed=row["server_seed"],
-            commitment=row["commitment"],
-            seeds={"w": row["seed_w"], "b": row["seed_b"]},
-            status=row["status"],
-            ply=row["ply"],
-            version=row["version"],
-            throws=row["throws"],
-            deadline=row["deadline"],
-            table=table_from_json(json.loads(row["state"])),
-            match_id=row["match_id"],
-            created_at=row["created_at"],
+            id=stored.id,
+            players={"w": setup.players[0], "b": setup.players[1]},
+            move_seconds=setup.move_seconds,
+            host_token_id=setup.host_token_id,
+            server_seed=setup.server_seed,
+            commitment=setup.commitment,
+            seeds={"w": progress.seeds[0], "b": progress.seeds[1]},
+            status=progress.status,
+            ply=progress.ply,
+            version=stored.version,
+            throws=progress.throws,
+            deadline=progress.deadline,
+            table=table_from_json(progress.state),
+            match_id=stored.match_id,
+            created_at=stored.created_at,
+        )
+
+    def progress(self) -> LiveProgress:
+        """Where the match stands now, as a change saves it."""
+        return LiveProgress(
+            status=self.status,
+            ply=self.ply,
+            seeds=(self.seeds["w"], self.seeds["b"]),
+            deadline=self.deadline,
+            state=table_json(self.table),
+            throws=self.throws,
         )
 
     def sides_of(self, caller: Token) -> set[str]:

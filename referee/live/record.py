@@ -9,7 +9,7 @@ from referee.archive.service import checked_match
 from referee.live import dice
 from referee.live.model import LiveMatch
 from referee.live.table import LiveAction, Table
-from referee.storage.sqlite import NewMatch
+from referee.storage.model import NewMatch
 
 
 def match_record(match: LiveMatch) -> str:

@@ -2,13 +2,12 @@
 and the finished match's record; the state lives in the archive database.
 
 Every change reads the match, applies it to its ``Table`` outside any lock, and commits
-only if nobody changed the match in between (``Archive.save_live``); otherwise it reads
+only if nobody changed the match in between (``LiveStore.save``); otherwise it reads
 again, so of two racing actions on one ply the second finds a new ply (409).
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -30,7 +29,9 @@ from referee.live.shapes import ProofView, StateView, dump_proof, dump_state
 from referee.live.table import Action, Table, Use
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
-from referee.storage.sqlite import Archive, LiveConflictError, Throw, Token
+from referee.storage.errors import LiveConflictError
+from referee.storage.model import LiveChange, LiveProgress, LiveSetup, Throw, Token
+from referee.storage.stores import Storage
 
 DEFAULT_MOVE_SECONDS = 60
 MAX_ATTEMPTS = 20
@@ -55,43 +56,38 @@ class _Dice:
         return thrown
 
 
-def _load(archive: Archive, live_id: int) -> LiveMatch:
-    row = archive.live(live_id) if 0 < live_id < 2**63 else None
-    if row is None:
+def _load(storage: Storage, live_id: int) -> LiveMatch:
+    stored = storage.live.get(live_id) if 0 < live_id < 2**63 else None
+    if stored is None:
         raise NotFoundError(f"no live match with id {live_id}")
-    return LiveMatch.from_row(row)
+    return LiveMatch.from_stored(stored)
 
 
-Change = Callable[[LiveMatch, _Dice], dict[str, Any] | None]
-"""Applies a change to a freshly read match: the columns to save (None: nothing to do)."""
+Change = Callable[[LiveMatch, _Dice], bool]
+"""Applies a change to a freshly read match, on the match: whether there is one to save."""
 
 
-def _change(archive: Archive, live_id: int, change: Change) -> LiveMatch:
+def _change(storage: Storage, live_id: int, change: Change) -> LiveMatch:
     """Read, change and commit, again while another change got in first."""
     for _ in range(MAX_ATTEMPTS):
-        match = _load(archive, live_id)
+        match = _load(storage, live_id)
         thrown = _Dice(match)
-        changes = change(match, thrown)
-        if changes is None:
+        if not change(match, thrown):
             return match
-        changes["state"] = json.dumps(table_json(match.table))
-        changes["throws"] = thrown.k
+        match.throws = thrown.k
         record = None
         if match.table.finished and match.status == Status.PLAYING:
-            changes["status"] = Status.FINISHED
-            changes["deadline"] = None
             match.status = Status.FINISHED
+            match.deadline = None
             record = checked_record(match)
         try:
-            match_id = archive.save_live(live_id, match.version, changes, thrown.new, record)
+            saving = LiveChange(live_id, match.version, match.progress(), tuple(thrown.new), record)
+            match_id = storage.live.save(saving)
         except LiveConflictError:
             continue
         match.version += 1
-        match.throws = thrown.k
-        match.ply = changes.get("ply", match.ply)
-        match.deadline = changes.get("deadline", match.deadline)
         match.match_id = match_id if record is not None else match.match_id
-        return match  # as saved (status and seeds were changed on it)
+        return match  # as saved
     raise LiveBusyError(f"live match {live_id} kept changing; send the request again")
 
 
@@ -102,13 +98,13 @@ def _deadline(match: LiveMatch) -> float:
 # -- the service ------------------------------------------------------------------------
 
 
-def _check_players(archive: Archive, players: dict[str, str]) -> None:
+def _check_players(storage: Storage, players: dict[str, str]) -> None:
     """Two different bots, each the name of a live token with scope ``play``."""
     if players["w"] == players["b"]:
         raise InvalidPlayersError(f"{players['w']!r} cannot play against itself")
     bots = {
         token.name
-        for token in archive.tokens()
+        for token in storage.tokens.all()
         if Scope.PLAY in token.scopes and token.revoked_at is None
     }
     unknown = sorted(name for name in players.values() if name not in bots)
@@ -117,7 +113,7 @@ def _check_players(archive: Archive, players: dict[str, str]) -> None:
 
 
 def create(
-    archive: Archive,
+    storage: Storage,
     host: Token,
     variant: str,
     length: int,
@@ -126,68 +122,66 @@ def create(
     move_seconds: int = DEFAULT_MOVE_SECONDS,
 ) -> dict[str, Any]:
     """A new live match waiting for its two bots; the server seed is drawn and committed."""
-    _check_players(archive, players)
+    _check_players(storage, players)
     variant_class = find_variant(variant)
     rules = variant_class.options_with(options)
     table = Table(variant_class.id, length, variant_class.options_json(rules))
     seed = dice.new_server_seed()
-    live_id = archive.create_live(
-        {
-            "variant": variant_class.id,
-            "length": length,
-            "options": json.dumps(table.options),
-            "white": players["w"],
-            "black": players["b"],
-            "move_seconds": move_seconds,
-            "host_token_id": host.id,
-            "server_seed": seed,
-            "commitment": dice.commitment(seed),
-            "status": Status.WAITING,
-            "ply": 0,
-            "version": 0,
-            "throws": 0,
-            "state": json.dumps(table_json(table)),
-        }
+    setup = LiveSetup(
+        variant=variant_class.id,
+        length=length,
+        options=table.options,
+        players=(players["w"], players["b"]),
+        move_seconds=move_seconds,
+        host_token_id=host.id,
+        server_seed=seed,
+        commitment=dice.commitment(seed),
     )
-    return state(archive, live_id)
+    start = LiveProgress(
+        status=Status.WAITING,
+        ply=0,
+        seeds=(None, None),
+        deadline=None,
+        state=table_json(table),
+        throws=0,
+    )
+    return state(storage, storage.live.create(setup, start))
 
 
-def join(archive: Archive, live_id: int, bot: Token, seed: str) -> dict[str, Any]:
+def join(storage: Storage, live_id: int, bot: Token, seed: str) -> dict[str, Any]:
     """A bot joins with its client seed; play starts (the opening throw) once both have.
     Until then a bot may join again with another seed; afterwards joining changes nothing."""
 
-    def joined(match: LiveMatch, thrown: _Dice) -> dict[str, Any] | None:
+    def joined(match: LiveMatch, thrown: _Dice) -> bool:
         sides = match.sides_of(bot)
         if not sides:
             raise ForbiddenError(f"{bot.name!r} is not a player of live match {live_id}")
         if match.status != Status.WAITING or all(match.seeds[s] == seed for s in sides):
-            return None  # a bot that joins again (to resume) changes nothing once play began
-        changes: dict[str, Any] = {}
+            return False  # a bot that joins again (to resume) changes nothing once play began
         for side in sides:
             match.seeds[side] = seed
-            changes[f"seed_{side}"] = seed
         if all(value is not None for value in match.seeds.values()):
             match.table.start_game(thrown)
-            changes.update(status=Status.PLAYING, deadline=_deadline(match))
             match.status = Status.PLAYING
-        return changes
+            match.deadline = _deadline(match)
+        return True
 
-    _change(archive, live_id, joined)
-    sides = _load(archive, live_id).sides_of(bot)
-    return {**state(archive, live_id), "you": sorted(sides)}
+    _change(storage, live_id, joined)
+    sides = _load(storage, live_id).sides_of(bot)
+    return {**state(storage, live_id), "you": sorted(sides)}
 
 
 def act(
-    archive: Archive, live_id: int, bot: Token, ply: int, action: str, details: dict[str, Any]
+    storage: Storage, live_id: int, bot: Token, ply: int, action: str, details: dict[str, Any]
 ) -> dict[str, Any]:
     """A player's action (LIVE.md §4), committed before the new state is returned."""
     if not 0 < live_id < 2**63:
         raise NotFoundError(f"no live match with id {live_id}")
-    deadline = archive.live_versions([live_id]).get(live_id, (0, None))[1]
-    if deadline is not None and time.time() > deadline:
-        current(archive, live_id)
+    seen = storage.live.versions([live_id]).get(live_id)
+    if seen is not None and seen.deadline is not None and time.time() > seen.deadline:
+        current(storage, live_id)
 
-    def acted(match: LiveMatch, thrown: _Dice) -> dict[str, Any]:
+    def acted(match: LiveMatch, thrown: _Dice) -> bool:
         sides = match.sides_of(bot)
         if not sides:
             raise ForbiddenError(f"{bot.name!r} is not a player of live match {live_id}")
@@ -201,17 +195,19 @@ def act(
         if to_act is None or str(to_act) not in sides:
             raise ForbiddenError(f"it is not {bot.name!r}'s turn to act", ply=match.ply)
         match.table.apply(to_act, Action(action), thrown, **details)
-        return {"ply": match.ply + 1, "deadline": _deadline(match)}
+        match.ply += 1
+        match.deadline = _deadline(match)
+        return True
 
-    return state_json(_change(archive, live_id, acted))
+    return state_json(_change(storage, live_id, acted))
 
 
-def abort(archive: Archive, live_id: int, caller: Token) -> dict[str, Any]:
+def abort(storage: Storage, live_id: int, caller: Token) -> dict[str, Any]:
     """Abort: the host at any time before the end, a bot before its first roll, that is
     while the match waits (once both have joined the opening throw is made at once, and a
     bot that has seen its dice may not throw them away)."""
 
-    def aborted(match: LiveMatch, thrown: _Dice) -> dict[str, Any]:
+    def aborted(match: LiveMatch, thrown: _Dice) -> bool:
         host = Scope.LIVE_HOST in caller.scopes and caller.id == match.host_token_id
         sides = match.sides_of(caller) if Scope.PLAY in caller.scopes else set()
         early = bool(sides) and match.status == Status.WAITING
@@ -222,30 +218,31 @@ def abort(archive: Archive, live_id: int, caller: Token) -> dict[str, Any]:
                 f"live match {live_id} is {match.status}", live_status=match.status
             )
         match.status = Status.ABORTED
-        return {"status": Status.ABORTED, "deadline": None}
+        match.deadline = None
+        return True
 
-    _change(archive, live_id, aborted)
-    return state(archive, live_id)
+    _change(storage, live_id, aborted)
+    return state(storage, live_id)
 
 
-def current(archive: Archive, live_id: int) -> LiveMatch:
+def current(storage: Storage, live_id: int) -> LiveMatch:
     """The match after applying a missed deadline (LIVE.md §4): lazily, on any read or
     action."""
 
-    def expired(match: LiveMatch, thrown: _Dice) -> dict[str, Any] | None:
+    def expired(match: LiveMatch, thrown: _Dice) -> bool:
         if match.status != Status.PLAYING or match.deadline is None:
-            return None
+            return False
         if time.time() <= match.deadline:
-            return None
+            return False
         match.table.time_out(thrown)
-        return {}
+        return True
 
-    return _change(archive, live_id, expired)
+    return _change(storage, live_id, expired)
 
 
-def state(archive: Archive, live_id: int) -> dict[str, Any]:
+def state(storage: Storage, live_id: int) -> dict[str, Any]:
     """The state of LIVE.md §3, after applying a missed deadline."""
-    return state_json(current(archive, live_id))
+    return state_json(current(storage, live_id))
 
 
 def state_json(match: LiveMatch) -> dict[str, Any]:
@@ -293,9 +290,9 @@ def _iso(epoch: float | None) -> str | None:
     return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def proof(archive: Archive, live_id: int) -> dict[str, Any]:
+def proof(storage: Storage, live_id: int) -> dict[str, Any]:
     """The dice proof of LIVE.md §5 (the server seed only once the match has ended)."""
-    match = current(archive, live_id)
+    match = current(storage, live_id)
     return dump_proof(
         ProofView(
             id=match.id,
@@ -303,11 +300,11 @@ def proof(archive: Archive, live_id: int) -> dict[str, Any]:
             commitment=match.commitment,
             server_seed=match.server_seed if match.ended else None,
             client_seeds={side: seed or "" for side, seed in match.seeds.items()},
-            throws=archive.live_throws(live_id),
+            throws=storage.live.throws(live_id),
         )
     )
 
 
-def refresh_deadlines(archive: Archive) -> int:
+def refresh_deadlines(storage: Storage) -> int:
     """At start: the player to act in every match in play gets a fresh full time."""
-    return archive.refresh_live_deadlines(time.time())
+    return storage.live.refresh_deadlines(time.time())

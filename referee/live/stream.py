@@ -4,18 +4,23 @@ wakes every stream whose match changed."""
 from __future__ import annotations
 
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
+from referee.errors import ArchiveBusyError, NotReadyError
 from referee.live.model import LiveMatch
 from referee.live.service import current, state_json
-from referee.storage.sqlite import Archive
+from referee.storage import Location, open_storage
+from referee.storage.errors import StorageError
+from referee.storage.model import LiveVersion
+from referee.storage.stores import Storage
 
 STREAM_POLL_SECONDS = 0.1
 KEEPALIVE_SECONDS = 10.0
+GONE = LiveVersion(-1, None)
+"""What the poller sees of a match that is not there: a version no match has."""
 
 
 class ChangeBoard:
@@ -23,8 +28,8 @@ class ChangeBoard:
     the versions and deadlines of the matches being watched (two columns each), so an
     idle stream costs a sleeping thread, not a query per poll."""
 
-    def __init__(self, database: str, poll: float = STREAM_POLL_SECONDS) -> None:
-        self.database = database
+    def __init__(self, location: Location, poll: float = STREAM_POLL_SECONDS) -> None:
+        self.location = location
         self.poll = poll
         self.lock = threading.Lock()
         self.watchers: dict[int, list[tuple[int, threading.Event]]] = {}
@@ -48,7 +53,7 @@ class ChangeBoard:
                     del self.watchers[live_id]
 
     def _poll(self) -> None:
-        archive = Archive(self.database)
+        storage = open_storage(self.location)
         try:
             while True:
                 time.sleep(self.poll)
@@ -57,25 +62,26 @@ class ChangeBoard:
                 if not watched:
                     continue
                 try:
-                    seen = archive.live_versions(watched)
-                except sqlite3.Error:  # a busy or briefly unavailable file: look again
-                    continue
+                    seen = storage.live.versions(watched)
+                except (ArchiveBusyError, NotReadyError, StorageError):
+                    continue  # a busy or briefly unavailable archive: look again
                 now = time.time()
                 with self.lock:
                     for live_id, entries in self.watchers.items():
-                        version, deadline = seen.get(live_id, (-1, None))
+                        found = seen.get(live_id, GONE)
+                        version, deadline = found.version, found.deadline
                         for expected, event in entries:
                             if version != expected or (deadline is not None and now > deadline):
                                 event.set()
         finally:
-            archive.close()
+            storage.close()
 
 
-def watch(archive: Archive, live_id: int, board: ChangeBoard) -> Iterator[dict[str, Any] | None]:
+def watch(storage: Storage, live_id: int, board: ChangeBoard) -> Iterator[dict[str, Any] | None]:
     """The state now and after every change; None after ``KEEPALIVE_SECONDS`` of quiet;
     ends after a finished or aborted state (LIVE.md §2)."""
     while True:
-        match = current(archive, live_id)
+        match = current(storage, live_id)
         state = state_json(match)
         yield state
         if state["status"] in LiveMatch.ENDED:

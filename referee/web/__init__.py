@@ -17,13 +17,13 @@ from marshmallow import ValidationError
 from notation.errors import NotationError
 from notation.options import parse_rules_text
 from referee.adjudication import adjudicate
-from referee.archive.service import replay, replay_actions, stored_match, summary
+from referee.archive.service import replay, replay_actions, stored_match
 from referee.board_svg import board_svg
 from referee.errors import InvalidNotationError, RefereeError, UnauthorizedError
 from referee.http.auth import requires
 from referee.http.limits import check_slot, rate_limited, work_limits
 from referee.http.queries import match_query
-from referee.http.storage import archive
+from referee.http.storage import storage
 from referee.live import service as live
 from referee.rules.variants import VARIANTS
 from referee.scopes import Scope
@@ -179,14 +179,14 @@ def matches() -> str:
     if request.args.get("cursor"):
         values["cursor"] = request.args["cursor"]
     query = match_query({**values, "limit": str(PAGE_SIZE)})
-    rows = [summary(row) for row in archive().search(query)]
+    found = storage().matches.search(query)
     next_page = None
-    if len(rows) == PAGE_SIZE:
-        following = urlencode({**values, "cursor": str(rows[-1]["id"])})
+    if len(found) == PAGE_SIZE:
+        following = urlencode({**values, "cursor": str(found[-1].id)})
         next_page = f"{url_for('web.matches')}?{following}"
     return render_template(
         "matches.html",
-        rows=rows,
+        matches=found,
         search=values,
         variants=VARIANTS,
         next_page=next_page,
@@ -198,9 +198,9 @@ def matches() -> str:
 @requires(Scope.ARCHIVE_READ)
 def match(match_id: int) -> str:
     """A stored match: its verdict and the viewer of one game (``?g=``)."""
-    row = stored_match(archive(), match_id)
-    verdict = row["verdict"]
-    players = [row["white"], row["black"]]
+    stored = stored_match(storage(), match_id)
+    verdict = stored.verdict
+    players = list(stored.players)
     count = len(verdict["games"])
     game = request.args.get("g", default=1, type=int)
     game = max(1, min(game, count)) if count else 1
@@ -208,7 +208,7 @@ def match(match_id: int) -> str:
     games = []  # a variation the referee cannot check (NackGammon...) has no replay
     if count and checked:
         games = [
-            game_replay(game, replay(archive(), match_id, game, work_limits())["actions"], players)
+            game_replay(game, replay(storage(), match_id, game, work_limits())["actions"], players)
         ]
 
     def href(step: Step, orientation: Side, names: Sequence[str]) -> str:
@@ -224,7 +224,7 @@ def match(match_id: int) -> str:
     page = _viewer_page(games, players, href, other_game)
     return render_template(
         "match.html",
-        row=summary(row),
+        stored=stored,
         verdict=verdict,
         game=game,
         game_count=count,
@@ -240,7 +240,7 @@ def live_match(live_id: int) -> str:
     arrive (the script follows the match's NDJSON stream; without it the page reloads)."""
     if current_app.config["PRIVATE"]:
         raise UnauthorizedError("this archive is private: the live pages need a token")
-    state = live.state(archive(), live_id)
+    state = live.state(storage(), live_id)
     players = (state["players"]["w"], state["players"]["b"])
     board = board_svg(state["position"], orientation=_orientation(), players=players)
     return render_template("live.html", state=state, board=board, orientation=_orientation())

@@ -27,7 +27,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from referee.app import create_app
-from referee.storage.sqlite import Archive
+from referee.storage import open_storage
 from tests.api.support import (
     JSON_ACCEPT,
     assert_names_field,
@@ -123,19 +123,19 @@ class Env:
     secret: str
 
     def token(self, *scopes: str) -> tuple[int, str]:
-        archive = Archive(self.database)
+        storage = open_storage(self.database)
         try:
-            token, secret = archive.create_token(scopes)
+            issued = storage.tokens.create(scopes)
         finally:
-            archive.close()
-        return token.id, secret
+            storage.close()
+        return issued.token.id, issued.secret
 
     def revoke(self, token_id: int) -> None:
-        archive = Archive(self.database)
+        storage = open_storage(self.database)
         try:
-            assert archive.revoke_token(token_id)
+            assert storage.tokens.revoke(token_id)
         finally:
-            archive.close()
+            storage.close()
 
     def submit(self, record: str, **extra: Any) -> TestResponse:
         return self.client.post(
@@ -151,11 +151,11 @@ class Env:
 
 def make_env(database: Path, **config: Any) -> Env:
     app = create_app({"DATABASE": str(database), **config})
-    archive = Archive(database)  # after create_app: the migrations have run
+    storage = open_storage(database)  # after create_app: the migrations have run
     try:
-        _, secret = archive.create_token((WRITE,))
+        secret = storage.tokens.create((WRITE,)).secret
     finally:
-        archive.close()
+        storage.close()
     return Env(app, app.test_client(), database, secret)
 
 

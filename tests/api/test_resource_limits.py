@@ -14,7 +14,7 @@ import pytest
 
 import referee.archive.service
 import referee.http.limits
-import referee.storage.sqlite
+import referee.storage.sqlite.database
 from referee import RULES_REVISION
 from referee.adjudication.budget import WorkLimits
 from referee.api.matches import MAX_IMPORT_ITEMS
@@ -101,7 +101,7 @@ def test_a_recheck_is_kept_per_mode_and_options(env: Env) -> None:
 def test_a_write_to_a_locked_archive_is_503_with_retry_after(
     env: Env, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(referee.storage.sqlite, "BUSY_TIMEOUT_SECONDS", 0.1)
+    monkeypatch.setattr(referee.storage.sqlite.database, "BUSY_TIMEOUT_SECONDS", 0.1)
     holder = sqlite3.connect(env.database, isolation_level=None)
     try:
         holder.execute("BEGIN IMMEDIATE")
@@ -250,7 +250,7 @@ def test_a_read_of_an_archive_locked_for_everyone_is_503_too(
 ) -> None:
     # Another process holds the file exclusively (even readers wait): reads answer 503
     # with Retry-After as writes do, never a 500.
-    monkeypatch.setattr(referee.storage.sqlite, "BUSY_TIMEOUT_SECONDS", 0.1)
+    monkeypatch.setattr(referee.storage.sqlite.database, "BUSY_TIMEOUT_SECONDS", 0.1)
     assert env.submit(example(BG_EXAMPLE)).status_code == 201
     holder = sqlite3.connect(env.database, isolation_level=None)
     try:

@@ -18,7 +18,7 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 from referee.app import create_app
 from referee.live import service as live
 from referee.scopes import Scope
-from referee.storage.sqlite import Archive
+from referee.storage import open_storage
 
 DATABASE = Path(tempfile.mkdtemp(prefix="schemathesis-")) / "archive.sqlite3"
 APP = create_app({"DATABASE": str(DATABASE)})
@@ -27,15 +27,15 @@ APP = create_app({"DATABASE": str(DATABASE)})
 def _aborted_live_match() -> None:
     """Live match 1, aborted: its state, dice and (at once ending) stream have bodies to
     validate, and no stream can stay open."""
-    archive = Archive(DATABASE)
+    storage = open_storage(DATABASE)
     try:
-        host = archive.create_token((Scope.LIVE_HOST,), "host")[0]
+        host = storage.tokens.create((Scope.LIVE_HOST,), "host").token
         for bot in ("a", "b"):
-            archive.create_token((Scope.PLAY,), bot)
-        state = live.create(archive, host, "backgammon", 3, {}, {"w": "a", "b": "b"})
-        live.abort(archive, state["id"], host)
+            storage.tokens.create((Scope.PLAY,), bot)
+        state = live.create(storage, host, "backgammon", 3, {}, {"w": "a", "b": "b"})
+        live.abort(storage, state["id"], host)
     finally:
-        archive.close()
+        storage.close()
 
 
 _aborted_live_match()

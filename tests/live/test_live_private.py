@@ -8,17 +8,13 @@ from pathlib import Path
 from flask import Flask
 
 from referee.app import create_app
-from referee.storage.sqlite import Archive
+from tests.server import write_token
 
 
 def _app_and_token(tmp_path: Path, private: bool, scope: str) -> tuple[Flask, str]:
     database = tmp_path / "private.sqlite3"
     app = create_app({"DATABASE": str(database), "PRIVATE": private})
-    archive = Archive(database)
-    try:
-        return app, archive.create_token((scope,), "alice")[1]
-    finally:
-        archive.close()
+    return app, write_token(database, "alice", scope)
 
 
 def test_private_reads_need_a_token_of_the_service(tmp_path: Path) -> None:

@@ -59,7 +59,7 @@ from referee.errors import RefereeError
 from referee.plays import PlaysService
 from referee.rules.options import OPTION_SPECS
 from referee.rules.variants import find_variant
-from referee.storage.sqlite import Archive
+from referee.storage import open_storage
 from tests.reliability.test_concurrency import small_record
 
 # Failing examples of 10^6 characters make hypothesis warn that their repr is large.
@@ -528,9 +528,9 @@ def test_defect_record_reader_backtracks_on_long_lines(text: str) -> None:
 def app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
     database = tmp_path_factory.mktemp("hostile") / "archive.sqlite3"
     app = create_app({"DATABASE": str(database)})
-    archive = Archive(database)
-    _, app.config["TEST_TOKEN"] = archive.create_token(("archive:write",), "hostile")
-    archive.close()
+    storage = open_storage(database)
+    app.config["TEST_TOKEN"] = storage.tokens.create(("archive:write",), "hostile").secret
+    storage.close()
     client = app.test_client()
     for index in range(3):  # something for the searches to find
         text = small_record(f"Seed {index}", f"Alice{index}", "Bob")

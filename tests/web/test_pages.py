@@ -4,6 +4,7 @@ and a stored match's viewer, each usable as plain links (no JavaScript here)."""
 from __future__ import annotations
 
 import re
+import sqlite3
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from io import BytesIO
@@ -11,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+import referee.storage.sqlite.database
 import referee.web
-from referee.storage.sqlite import Archive
+from referee.storage import open_storage
 from tests.api.test_matches_api import (
     BG_EXAMPLE,
     KH_EXAMPLE,
@@ -193,6 +195,27 @@ def test_an_unknown_match_is_a_404_page(env: Env) -> None:
     assert page.mimetype == "text/html"
 
 
+def test_a_page_that_meets_an_archive_locked_for_everyone_is_a_503_page(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another process holds the file exclusively: the pages answer as they answer any
+    # refusal (an error page, with Retry-After), never a 500.
+    monkeypatch.setattr(referee.storage.sqlite.database, "BUSY_TIMEOUT_SECONDS", 0.1)
+    match_id = env.stored(example(BG_EXAMPLE))
+    holder = sqlite3.connect(env.database, isolation_level=None)
+    try:
+        holder.execute("PRAGMA locking_mode=EXCLUSIVE")
+        holder.execute("BEGIN EXCLUSIVE")
+        holder.execute("UPDATE matches SET event = event")
+        for path in ("/matches", f"/matches/{match_id}"):
+            page = env.client.get(path)
+            assert (page.status_code, page.mimetype) == (503, "text/html"), path
+            assert int(page.headers["Retry-After"]) > 0
+            assert "Archive busy" in page.get_data(as_text=True)
+    finally:
+        holder.close()
+
+
 def test_a_private_archive_needs_a_token_for_its_pages(tmp_path: Path) -> None:
     private = make_env(tmp_path / "private.sqlite3", PRIVATE=True)
     assert private.client.get("/matches").status_code == 401
@@ -223,11 +246,11 @@ def test_the_live_page_shows_the_match_as_it_stands(env: Env) -> None:
     # page draws the start with nobody to act, and links the state, stream and dice proof.
     host = env.token("live:host")[1]
     for bot in ("alice", "bob"):
-        archive = Archive(env.database)
+        storage = open_storage(env.database)
         try:
-            archive.create_token(("play",), bot)
+            storage.tokens.create(("play",), bot)
         finally:
-            archive.close()
+            storage.close()
     body = {"variant": "long-nardy", "length": 0, "players": {"w": "alice", "b": "bob"}}
     created = env.client.post("/v1/live", json=body, headers={"Authorization": f"Bearer {host}"})
     assert created.status_code == 201, created.get_data(as_text=True)

@@ -1,0 +1,47 @@
+"""Kept derived results in SQLite: the JSON body compressed, keyed by match and key, with
+the rules revision it was computed under."""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Mapping
+
+from referee.storage.model import Json
+from referee.storage.sqlite.database import Database
+
+
+class SqliteDerived:
+    """The derived results store of one connection."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    def kept(self, match_id: int, key: str, revision: int) -> Json | None:
+        row = self.database.row(
+            "SELECT body FROM derived WHERE match_id = ? AND key = ? AND revision = ?",
+            [match_id, key, revision],
+        )
+        return None if row is None else json.loads(zlib.decompress(row["body"]))
+
+    def keep(self, match_id: int, revision: int, results: Mapping[str, Json]) -> None:
+        rows = [
+            (match_id, key, revision, zlib.compress(json.dumps(body).encode()))
+            for key, body in results.items()
+        ]
+        with self.database.writing() as connection:
+            connection.executemany(
+                "INSERT OR REPLACE INTO derived (match_id, key, revision, body)"
+                " VALUES (?, ?, ?, ?)",
+                rows,
+            )
+
+    def forget(self, match_id: int, prefix: str, keep: int) -> None:
+        """A replaced result is a new row, so the last rowids are the results kept last."""
+        with self.database.writing() as connection:
+            connection.execute(
+                "DELETE FROM derived WHERE match_id = ? AND substr(key, 1, ?) = ? AND rowid NOT IN"
+                " (SELECT rowid FROM derived WHERE match_id = ? AND substr(key, 1, ?) = ?"
+                " ORDER BY rowid DESC LIMIT ?)",
+                (match_id, len(prefix), prefix, match_id, len(prefix), prefix, keep),
+            )

@@ -1,0 +1,62 @@
+"""API tokens in SQLite: the SHA-256 of the secret, the first characters to recognise it
+by, the scopes (space-separated), when created and revoked."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from referee.storage.model import IssuedToken, Token
+from referee.storage.shared import new_secret, secret_hash, timestamp
+from referee.storage.sqlite.database import Database
+
+COLUMNS = "id, name, prefix, scopes, created_at, revoked_at"
+
+
+class SqliteTokens:
+    """The token store of one connection."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    def create(self, scopes: tuple[str, ...], name: str | None = None) -> IssuedToken:
+        secret = new_secret()
+        created = timestamp()
+        with self.database.writing() as connection:
+            cursor = connection.execute(
+                "INSERT INTO tokens (name, prefix, token_hash, scopes, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (name, secret[:8], secret_hash(secret), " ".join(scopes), created),
+            )
+        assert cursor.lastrowid is not None
+        return IssuedToken(Token(cursor.lastrowid, name, secret[:8], scopes, created, None), secret)
+
+    def all(self) -> list[Token]:
+        return [
+            _token(row) for row in self.database.rows(f"SELECT {COLUMNS} FROM tokens ORDER BY id")
+        ]
+
+    def revoke(self, token_id: int) -> bool:
+        with self.database.writing() as connection:
+            cursor = connection.execute(
+                "UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                (timestamp(), token_id),
+            )
+        return cursor.rowcount == 1
+
+    def holder(self, secret: str) -> Token | None:
+        row = self.database.row(
+            f"SELECT {COLUMNS} FROM tokens WHERE token_hash = ? AND revoked_at IS NULL",
+            [secret_hash(secret)],
+        )
+        return None if row is None else _token(row)
+
+
+def _token(row: sqlite3.Row) -> Token:
+    return Token(
+        id=row["id"],
+        name=row["name"],
+        prefix=row["prefix"],
+        scopes=tuple(row["scopes"].split()),
+        created_at=row["created_at"],
+        revoked_at=row["revoked_at"],
+    )

@@ -1,0 +1,147 @@
+"""The interface of storage: one store each for matches, kept derived results, live
+matches and tokens, and ``Storage``, the handle that holds the four of one connection.
+
+Every method answers values of ``referee.storage.model``, and every write is one short
+transaction of its own; a driver's error never leaves a method (``ArchiveBusyError`` when
+a retry may help, ``StorageError`` otherwise). What spans stores is one method of one
+store, never a transaction a caller holds: a finished live match is saved with its record
+by ``LiveStore.save``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from referee.storage.model import (
+    IssuedToken,
+    Json,
+    LiveChange,
+    LiveProgress,
+    LiveSetup,
+    LiveVersion,
+    MatchQuery,
+    MatchSummary,
+    NewMatch,
+    Rechecked,
+    Stored,
+    StoredLive,
+    StoredMatch,
+    Throw,
+    Token,
+)
+
+
+class MatchStore(Protocol):
+    """Stored matches: deduplicated by the SHA-256 of their canonical record."""
+
+    def store(self, match: NewMatch) -> Stored:
+        """Store the match, or find the one stored with the same ``sha256``."""
+
+    def get(self, match_id: int) -> StoredMatch | None:
+        """Everything stored of one match (None: no such match)."""
+
+    def search(self, query: MatchQuery) -> list[MatchSummary]:
+        """One page (``query.page_size``) of the matching summaries, newest first, after
+        the cursor ``query.after_id``."""
+
+    def iterate(self, query: MatchQuery) -> Iterator[MatchSummary]:
+        """Every summary the query selects, a page at a time."""
+
+    def games_of(self, match_id: int) -> int | None:
+        """How many games a stored match has (None: no such match), without its text."""
+
+    def older_than(self, revision: int | None, page: int = 100) -> Iterator[StoredMatch]:
+        """Every match whose verdict predates rules ``revision`` (every match when None),
+        by ascending id, ``page`` at a time."""
+
+    def update_verdict(self, rechecked: Rechecked) -> None:
+        """Store a re-computed verdict; the original and canonical text stay as they are."""
+
+
+class DerivedStore(Protocol):
+    """Results computed from a stored match (replays, re-checks), kept by key and rules
+    revision."""
+
+    def kept(self, match_id: int, key: str, revision: int) -> Json | None:
+        """The result kept under ``key`` for rules ``revision`` (None: not kept)."""
+
+    def keep(self, match_id: int, revision: int, results: Mapping[str, Json]) -> None:
+        """Keep results by key, replacing what was kept under those keys before."""
+
+    def forget(self, match_id: int, prefix: str, keep: int) -> None:
+        """Of the results whose key starts ``prefix``, keep the ``keep`` kept last."""
+
+
+class LiveStore(Protocol):
+    """Live matches and their throws. Every change checks the version it read, so of
+    two changes made from one reading only the first is saved."""
+
+    def create(self, setup: LiveSetup, progress: LiveProgress) -> int:
+        """Store a new live match at version 0; its id."""
+
+    def get(self, live_id: int) -> StoredLive | None:
+        """One live match (None: no such match)."""
+
+    def versions(self, live_ids: Sequence[int]) -> dict[int, LiveVersion]:
+        """The version and deadline of each of these live matches that exists."""
+
+    def throws(self, live_id: int) -> list[Throw]:
+        """Every throw of the match's dice so far, in order."""
+
+    def save(self, change: LiveChange) -> int | None:
+        """Save a change of a match (its version goes up by one) with its new throws and
+        its record, in one transaction; ``LiveConflictError`` when another change came
+        since ``change.version`` was read. The stored record's id (a duplicate's too),
+        None without a record."""
+
+    def refresh_deadlines(self, now: float) -> int:
+        """After a restart: the player to act in every match in play gets a fresh full
+        time from ``now`` (a Unix time); how many matches."""
+
+
+class TokenStore(Protocol):
+    """API tokens, kept as hashes of their secrets with their scopes."""
+
+    def create(self, scopes: tuple[str, ...], name: str | None = None) -> IssuedToken:
+        """A new token and its secret, which is shown once and never stored."""
+
+    def all(self) -> list[Token]:
+        """Every token, revoked ones too, by id."""
+
+    def revoke(self, token_id: int) -> bool:
+        """Revoke a live token; False when there is no live token with this id."""
+
+    def holder(self, secret: str) -> Token | None:
+        """The live token with this secret (None when unknown or revoked)."""
+
+
+class Connection(Protocol):
+    """What a backend's connection answers for beyond its stores."""
+
+    def ready(self) -> None:
+        """Read from storage: ``ArchiveBusyError`` when it cannot be read now,
+        ``NotReadyError`` when it cannot be read at all."""
+
+    def close(self) -> None:
+        """Give the connection back; the stores are not used afterwards."""
+
+
+@dataclass(frozen=True, slots=True)
+class Storage:
+    """The four stores of one connection: one per request, per stream, per command."""
+
+    matches: MatchStore
+    derived: DerivedStore
+    live: LiveStore
+    tokens: TokenStore
+    connection: Connection
+
+    def ready(self) -> None:
+        """Read from storage; raises when it cannot be read (``Connection.ready``)."""
+        self.connection.ready()
+
+    def close(self) -> None:
+        """Give the connection back; the stores are not used afterwards."""
+        self.connection.close()
