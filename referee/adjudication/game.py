@@ -391,7 +391,7 @@ class GameChecker:
             )
             return
         try:
-            board = board_from_snowie(self.variant, parse_snowie_cell(action.text), side)
+            board = board_from_snowie(self.variant, parse_snowie_cell(action.text))
         except (NotationError, RefereeError):
             self.unreadable_edit(action)
             return
