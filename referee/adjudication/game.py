@@ -398,6 +398,8 @@ class GameChecker:
         self.warn(
             action, IssueCode.POSITION_EDIT, "Illegal play (...): the board is set by an edit"
         )
+        # The edit's roll may be the game's first: the roll after it is no opening roll.
+        self._from_start = False
         self.flow = self.flow.played(side, board)
 
     def unreadable_edit(self, action: ActionText) -> None:

@@ -102,6 +102,24 @@ def test_a_game_with_edits_in_both_columns_checks_through_to_its_result() -> Non
     assert [(w.code, w.side) for w in again.warnings] == [(w.code, w.side) for w in game.warnings]
 
 
+def test_after_an_edit_on_the_first_roll_a_doublet_is_no_opening_roll() -> None:
+    # Alice's opening 52 is the edit (field 4 = 0: the points are Bob's): Bob is left on the
+    # bar against her closed board and dances with 66, the game's second roll.
+    closed = {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 24: 3}
+    bob = {13: 6, 8: 4, 7: 4}
+    cell = snowie(bob, closed, 0, bars="0;1")
+    text = (
+        " 3 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
+        f"  1) 52: Illegal play ({cell}) 66:\n"
+        "  2) 43: 24/20 24/21\n"
+        "      Wins 1 point\n"
+    )
+    verdict = adjudicate(text).verdict
+    [game] = verdict.games
+    assert verdict.valid and game.errors == []
+    assert [w.code for w in game.warnings] == ["position_edit"]
+
+
 def test_fields_the_edit_does_not_use_may_say_anything() -> None:
     # A cube of 128 (field 10) is not read: only the board is.
     fields = snowie(ODD, START, 0).split(";")
