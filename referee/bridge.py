@@ -88,12 +88,13 @@ def position_from_data(data: PositionData) -> Position:
     )
 
 
-def board_from_snowie(variant: type[Variant], snowie: SnowieBoard, mover: Side) -> Board:
-    """The board a gnubg ``Illegal play (...)`` edit sets, ``mover`` being the player whose
-    cell it is. It is read into position data and validated like any position string
-    (InvalidPositionError: too many checkers, a bar in a nardy variant...)."""
-    positive_side = mover if snowie.positive_is_mover else mover.other
-    white_view = positive_side is Side.WHITE
+def board_from_snowie(variant: type[Variant], snowie: SnowieBoard) -> Board:
+    """The board a gnubg ``Illegal play (...)`` edit sets: the positive side is the
+    record's first player (White, the left column) or its second (Black), as the cell says,
+    whichever column the cell is in (as gnubg reads it). It is read into position data and
+    validated like any position string (InvalidPositionError: too many checkers, a bar in a
+    nardy variant...)."""
+    white_view = snowie.positive_player == 0
     cells = [0] * 24
     for index, count in enumerate(snowie.points):
         point = index + 1 if white_view else variant.opposite(index + 1)

@@ -2,11 +2,16 @@
 §7.20): a board edit in place of a play.
 
 The parenthesis holds 40 ``;``-separated fields (a trailing ``;`` is allowed): 0 match
-length, 1 Jacoby, 2-3 unused, 4 whose view the points are written from (0: the player whose
-cell this is, 1: his opponent, as gnubg reads it), 5-6 names, 7 Crawford, 8-9 scores,
-10 cube value, 11 cube owner, 12 the bar of the negative side, 13-36 points 1-24 from the
-positive side's view (``+n`` its checkers, ``-n`` the other side's), 37 the bar of the
-positive side, 38-39 dice. Only the board is read, as gnubg does: an edit sets the board.
+length, 1 Jacoby, 2-3 unused, 4 which player the points are written for, 5-6 names, 7
+Crawford, 8-9 scores, 10 cube value, 11 cube owner, 12 the bar of the negative side, 13-36
+points 1-24 from the positive side's view (``+n`` its checkers, ``-n`` the other side's), 37
+the bar of the positive side, 38-39 dice.
+
+Read as gnubg's ``import mat`` reads it (measured, ``tests/records/test_snowie_edits.py``):
+field 4 names the record's players, not the cell's: 0, the positive side is the second
+player (the right column); 1, the first (the left column), whichever column the cell is in.
+Only the board is read: the names (in either order), Crawford, scores, cube and dice fields
+may say anything; the roll is the cell's ``NN:``.
 """
 
 from __future__ import annotations
@@ -31,8 +36,9 @@ class SnowieBoard:
     """Points 1..24 from the positive side's view: +n its checkers, -n the other side's."""
     positive_bar: int
     negative_bar: int
-    positive_is_mover: bool
-    """The positive side is the player whose cell holds the edit (field 4 is 0)."""
+    positive_player: int
+    """The record's player the positive side is: 0 the first (left column), 1 the second
+    (field 4 is 1 and 0)."""
 
 
 def parse_snowie_cell(text: str) -> SnowieBoard:
@@ -58,5 +64,5 @@ def parse_snowie_cell(text: str) -> SnowieBoard:
         points=tuple(int(field) for field in fields[13:37]),
         positive_bar=abs(int(fields[37])),
         negative_bar=abs(int(fields[12])),
-        positive_is_mover=fields[4] == "0",
+        positive_player=0 if fields[4] == "1" else 1,
     )

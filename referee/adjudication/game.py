@@ -391,13 +391,15 @@ class GameChecker:
             )
             return
         try:
-            board = board_from_snowie(self.variant, parse_snowie_cell(action.text), side)
+            board = board_from_snowie(self.variant, parse_snowie_cell(action.text))
         except (NotationError, RefereeError):
             self.unreadable_edit(action)
             return
         self.warn(
             action, IssueCode.POSITION_EDIT, "Illegal play (...): the board is set by an edit"
         )
+        # The edit's roll may be the game's first: the roll after it is no opening roll.
+        self._from_start = False
         self.flow = self.flow.played(side, board)
 
     def unreadable_edit(self, action: ActionText) -> None:

@@ -1,8 +1,8 @@
 """Board edits inside a game: XG's ``; Set Pos=`` lines and gnubg's ``NN: Illegal play
 (...)`` cells, a Snowie position in place of a play (FORMATS.md part 1 §4). The game goes on
 from the edited board with a ``position_edit`` warning; Snowie cells are read exactly as
-gnubg's own importer reads them (the differential tests import the same records into gnubg,
-a test-only peer)."""
+gnubg's own importer reads them (``test_snowie_edits.py`` imports records made for each case
+into gnubg, the test-only peer, and compares its positions with ours)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from notation.errors import NotationError
-from notation.ids import encode_position_id
 from notation.positions import parse_position
 from notation.records.mat_writer import write_mat
 from notation.records.snowie import parse_snowie_cell
@@ -56,12 +55,14 @@ def position_after_edit(text: str) -> str:
 
 
 @pytest.mark.parametrize(("mover", "field4"), [("w", 0), ("w", 1), ("b", 0), ("b", 1)])
-def test_field_4_says_whose_view_the_points_are_from(mover: str, field4: int) -> None:
-    # Field 4 = 0: the positive side is the player whose cell it is; 1: his opponent.
+def test_field_4_says_which_player_the_points_are_written_for(mover: str, field4: int) -> None:
+    # As gnubg reads it (measured in test_snowie_edits.py): field 4 = 1, the positive side is
+    # the record's first player (White, left column); 0, its second (Black), whichever
+    # column the cell is in.
     after = parse_position(position_after_edit(record(mover, field4)))
     other = "b" if mover == "w" else "w"
     assert after.turn == other  # the edit took the mover's turn
-    positive = mover if field4 == 0 else other
+    positive = "w" if field4 == 1 else "b"
     # White's own point p is cell p; Black's own point q is White's 25 - q.
     expected = [0] * 24
     for side, layout in ((positive, ODD), ("b" if positive == "w" else "w", START)):
@@ -71,30 +72,14 @@ def test_field_4_says_whose_view_the_points_are_from(mover: str, field4: int) ->
     assert list(after.cells) == expected
 
 
-def test_the_board_is_what_gnubg_reads(tmp_path: Path) -> None:
-    gnubg = pytest.importorskip("gnubg", reason="the gnubg package (dev extra) is not installed")
-    for mover in ("w", "b"):
-        for field4 in (0, 1):
-            text = record(mover, field4)
-            path = tmp_path / f"edit_{mover}{field4}.mat"
-            path.write_text(text)
-            gnubg.command(f'import mat "{path}"')
-            [game] = gnubg.match(analysis=False)["games"]
-            moves = [step for step in game["game"] if step["action"] == "move"]
-            # The board before the move that follows the edit, from its mover's side.
-            theirs = moves[-1]["board"]
-            ours = encode_position_id(parse_position(position_after_edit(text)))
-            assert ours == theirs, (mover, field4)
-
-
 def test_a_game_with_edits_in_both_columns_checks_through_to_its_result() -> None:
     # Bear-off: Alice on her 2 and 1, Bob on his 2 and 1, 13 off each. Alice rolls 21 and
-    # her edit leaves her one checker on her 1 (14 off); Bob's 43 edit leaves him one on his
-    # 1 (14 off), with the points written from Alice's view (field 4 = 1). Alice's 61 bears
-    # her last checker off: a single, 1 point.
+    # her edit leaves her one checker on her 1 (14 off), the points written for her (field
+    # 4 = 1); Bob's 43 edit leaves him one on his 1 (14 off), the points written for him
+    # (field 4 = 0). Alice's 61 bears her last checker off: a single, 1 point.
     start = "backgammon 1w,1w,,,,,,,,,,,,,,,,,,,,,1b,1b w0b0 w13b13 w - 1c 0:0-0 -"
-    alice = snowie({1: 1}, {2: 1, 1: 1}, 0)
-    bob = snowie({1: 1}, {1: 1}, 1)
+    alice = snowie({1: 1}, {2: 1, 1: 1}, 1)
+    bob = snowie({1: 1}, {1: 1}, 0)
     text = (
         f' 3 point match\n\n; [StartPosition "{start}"]\n'
         " Game 1\n Alice : 0                      Bob : 0\n"
@@ -115,6 +100,24 @@ def test_a_game_with_edits_in_both_columns_checks_through_to_its_result() -> Non
     [again] = adjudicate(canonical).verdict.games
     assert again.result == game.result
     assert [(w.code, w.side) for w in again.warnings] == [(w.code, w.side) for w in game.warnings]
+
+
+def test_after_an_edit_on_the_first_roll_a_doublet_is_no_opening_roll() -> None:
+    # Alice's opening 52 is the edit (field 4 = 0: the points are Bob's): Bob is left on the
+    # bar against her closed board and dances with 66, the game's second roll.
+    closed = {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 24: 3}
+    bob = {13: 6, 8: 4, 7: 4}
+    cell = snowie(bob, closed, 0, bars="0;1")
+    text = (
+        " 3 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
+        f"  1) 52: Illegal play ({cell}) 66:\n"
+        "  2) 43: 24/20 24/21\n"
+        "      Wins 1 point\n"
+    )
+    verdict = adjudicate(text).verdict
+    [game] = verdict.games
+    assert verdict.valid and game.errors == []
+    assert [w.code for w in game.warnings] == ["position_edit"]
 
 
 def test_fields_the_edit_does_not_use_may_say_anything() -> None:
@@ -141,7 +144,7 @@ def test_an_edit_that_puts_checkers_on_a_nardy_bar_leaves_the_rest_unchecked() -
 
 def test_a_trailing_semicolon_is_read_and_a_short_position_is_refused() -> None:
     board = parse_snowie_cell(f"52: Illegal play ({snowie(ODD, START, 0)};)")
-    assert board.positive_is_mover and board.points[4] == 1
+    assert board.positive_player == 1 and board.points[4] == 1  # field 4 = 0: the second
     with pytest.raises(NotationError):
         parse_snowie_cell("52: Illegal play (3;0;0)")
 
