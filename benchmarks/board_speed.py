@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.adjudication import adjudicate
 from referee.app import create_app
-from referee.archive.service import submit
+from referee.archive.submit import submit
 from referee.board_svg import board_svg
 from referee.storage import open_storage
 from tests.corpus import MAT

@@ -288,7 +288,7 @@ def _tokens(args: argparse.Namespace) -> int:
 
 
 def _recheck(args: argparse.Namespace) -> int:
-    from referee.archive.service import recheck
+    from referee.archive.recheck import recheck
 
     storage = _storage_at(args.database)
     try:

@@ -12,7 +12,7 @@ import pytest
 
 from referee import RULES_REVISION, __version__
 from referee.adjudication import adjudicate
-from referee.archive.service import submit
+from referee.archive.submit import submit
 from referee.cli import main
 from referee.storage import open_storage, prepare_storage
 

@@ -15,7 +15,7 @@ import pytest
 from notation.records.mat_writer import write_mat
 from notation.records.model import MatchText
 from referee.adjudication import adjudicate, check_and_write
-from referee.archive.service import replay_actions
+from referee.archive.derived import replay_actions
 from referee.board_svg import board_svg
 from referee.bridge import read_position, write_position
 from referee.live.record import game_texts

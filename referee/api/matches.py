@@ -17,14 +17,9 @@ from referee.api.schemas import (
     MatchSubmitRequest,
     RecheckRequest,
 )
-from referee.archive.service import (
-    Submission,
-    check_stored,
-    replay,
-    stored_match,
-    submit,
-    summary_json,
-)
+from referee.archive.derived import check_stored, replay
+from referee.archive.stored import stored_match, summary_json
+from referee.archive.submit import Submission, submit
 from referee.errors import ArchiveBusyError, InvalidEncodingError, RefereeError
 from referee.http.auth import requires
 from referee.http.bodies import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from notation.plays import parse_play
 from notation.records.mat_writer import write_mat
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
-from referee.archive.service import checked_match
+from referee.archive.submit import checked_match
 from referee.live import dice
 from referee.live.model import LiveMatch
 from referee.live.table import LiveAction, Table

@@ -17,7 +17,8 @@ from marshmallow import ValidationError
 from notation.errors import NotationError
 from notation.options import parse_rules_text
 from referee.adjudication import adjudicate
-from referee.archive.service import replay, replay_actions, stored_match
+from referee.archive.derived import replay, replay_actions
+from referee.archive.stored import stored_match
 from referee.board_svg import board_svg
 from referee.errors import InvalidNotationError, RefereeError, UnauthorizedError
 from referee.http.auth import requires

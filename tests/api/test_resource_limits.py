@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-import referee.archive.service
+import referee.archive.derived
 import referee.http.limits
 import referee.storage.sqlite.database
 from referee import RULES_REVISION
@@ -71,7 +71,7 @@ def test_a_new_rules_revision_computes_the_replay_again(
     match_id = env.stored(example(BG_EXAMPLE))
     assert env.client.get(f"/v1/matches/{match_id}/games/1/replay").status_code == 200
     tamper(env, match_id)
-    monkeypatch.setattr(referee.archive.service, "RULES_REVISION", RULES_REVISION + 1)
+    monkeypatch.setattr(referee.archive.derived, "RULES_REVISION", RULES_REVISION + 1)
     response = env.client.get(f"/v1/matches/{match_id}/games/1/replay")
     assert_problem(response, 422, "invalid_notation")  # recomputed from the (junk) record
 
@@ -335,5 +335,5 @@ def test_re_checks_kept_per_match_are_bounded(env: Env) -> None:
         response = env.client.post(f"/v1/matches/{match_id}/check", json={"options": options})
         assert response.status_code == 200
     checks = [key for key in kept_keys(env, match_id) if key.startswith("check/")]
-    assert len(checks) == referee.archive.service.MAX_KEPT_CHECKS == 16
+    assert len(checks) == referee.archive.derived.MAX_KEPT_CHECKS == 16
     assert any('"cube_limit": 1048576' in key for key in checks)  # the latest is kept
