@@ -95,7 +95,7 @@ def whole_processes(games: list[dict[str, Any]]) -> None:
                 [sys.executable, "-c", GNUBG_IMPORT, str(path)], dict(os.environ)
             )
             print(f"  gnubg import mat: {gnubg_seconds:.3f} s")
-        for name in engines():
+        for name in (str(chosen.kind) for chosen in engines()):
             environment = {**os.environ, engine.ENGINE_VARIABLE: name}
             seconds = best_process_seconds(
                 [str(bin_dir / "nardy-referee"), "check", str(path)], environment
@@ -104,30 +104,32 @@ def whole_processes(games: list[dict[str, Any]]) -> None:
             print(f"  [{name}] nardy-referee check: {seconds:.3f} s{ratio}")
 
 
-def engines() -> list[str]:
+def engines() -> list[engine.Engine]:
     """The engines to measure: Python, and native when it is built."""
-    return ["python"] + (["native"] if engine.select("auto") is engine.Engine.NATIVE else [])
+    chosen = engine.choose("auto")
+    return [engine.PYTHON] + ([chosen] if chosen.native is not None else [])
 
 
 def main() -> None:
     corpus = sorted(MAT.glob("*.mat"))
     texts = [path.read_text() for path in corpus]
     games = list(read_jsonl("bg_games_seed1.jsonl.gz"))
-    for name in engines():
-        engine.select(name)
-        print(f"[{name}]")
-        in_process(corpus, texts, games)
+    for chosen in engines():
+        print(f"[{chosen.kind}]")
+        in_process(corpus, texts, games, chosen)
     whole_processes(games)
 
 
-WAYS: dict[str, Callable[[str], object]] = {
+WAYS: dict[str, Callable[..., object]] = {
     "check_record": check_record,
     "check_and_write": check_and_write,
     "adjudicate": adjudicate,
 }
 
 
-def in_process(corpus: list[Path], texts: list[str], games: list[dict[str, Any]]) -> None:
+def in_process(
+    corpus: list[Path], texts: list[str], games: list[dict[str, Any]], chosen: engine.Engine
+) -> None:
     corpus_seconds = gnubg_import_seconds(corpus)
     turns = sum(len(game["turns"]) for game in games)
     session = openspiel_money_session(games)
@@ -138,10 +140,10 @@ def in_process(corpus: list[Path], texts: list[str], games: list[dict[str, Any]]
     if corpus_seconds is not None and session_seconds is not None:
         print(f"gnubg import mat: corpus {corpus_seconds:.2f} s, session {session_seconds:.2f} s")
     for name, way in WAYS.items():
-        ours = timed(lambda way=way: [way(text) for text in texts])  # type: ignore[misc]
+        ours = timed(lambda way=way: [way(text, engine=chosen) for text in texts])  # type: ignore[misc]
         ratio = f" (ours / gnubg = {ours / corpus_seconds:.2f})" if corpus_seconds else ""
         print(f"  {name}: {len(corpus)} corpus records in {ours:.3f} s{ratio}")
-        seconds = timed(lambda way=way: way(session))  # type: ignore[misc]
+        seconds = timed(lambda way=way: way(session, engine=chosen))  # type: ignore[misc]
         ratio = f" (ours / gnubg = {seconds / session_seconds:.2f})" if session_seconds else ""
         print(
             f"  {name}: money session of {len(games)} games, {turns:,} turns,"

@@ -20,6 +20,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 
@@ -64,31 +65,32 @@ def main() -> None:
         for r in records
     ]
 
-    def enumerate_all() -> None:
+    def enumerate_all(chosen: engine.Engine) -> None:
         for board, side, dice in inputs:
-            legal_plays(Backgammon.turn_rules(board, side, dice, OPTIONS), board, side, dice)
+            rules = Backgammon.turn_rules(board, side, dice, OPTIONS)
+            legal_plays(rules, board, side, dice, chosen)
 
     games = list(read_jsonl("bg_games_seed1.jsonl.gz"))
     turns = sum(len(game["turns"]) for game in games)
 
-    def replay_all() -> None:
+    def replay_all(chosen: engine.Engine) -> None:
         for game in games:
             board = Backgammon.start_board()
             for turn in game["turns"]:
                 side, dice = side_of(turn["player"]), tuple(turn["dice"])
                 moves = [Move(a, b) for a, b in turn["play"]]
-                verdict = PlayJudge(Backgammon, board, side, dice, OPTIONS).judge(
+                verdict = PlayJudge(Backgammon, board, side, dice, OPTIONS, chosen).judge(
                     moves, canonical=False
                 )
                 assert verdict.board is not None
                 board = verdict.board
 
     rates = {}
-    for name in engines():
-        engine.select(name)
-        rates[name] = ours = best_rate(len(inputs), enumerate_all)
+    for chosen in engines():
+        name = str(chosen.kind)
+        rates[name] = ours = best_rate(len(inputs), partial(enumerate_all, chosen))
         print(f"[{name}] enumeration: {ours:,.0f} positions/s over {len(inputs):,} positions")
-        replay = best_rate(turns, replay_all)
+        replay = best_rate(turns, partial(replay_all, chosen))
         print(
             f"[{name}] replay validation: {replay:,.0f} turns/s over {len(games):,} games"
             f" ({turns:,} turns)"
@@ -113,8 +115,9 @@ def main() -> None:
             gnubg_nn.moves(board, *dice, 1) for board, dice in pairs
         ],
     }
-    if engine.native is not None:
-        side_by_side["native, packed"] = packed_work(engine.native, inputs)
+    native = engine.choose("auto").native
+    if native is not None:
+        side_by_side["native, packed"] = packed_work(native, inputs)
     peers = best_rates(len(pairs), side_by_side, PEER_ROUNDS)
     theirs, with_steps = peers.pop("gnubg_nn.moves"), peers.pop("gnubg_nn.moves(verbose=1)")
     print(f"gnubg_nn.moves: {theirs:,.0f} positions/s (each board's key)")
@@ -146,9 +149,10 @@ def packed_work(
     return lambda: [native.legal_plays(*call) for call in calls]
 
 
-def engines() -> list[str]:
+def engines() -> list[engine.Engine]:
     """The engines to measure: Python, and native when it is built."""
-    return ["python"] + (["native"] if engine.select("auto") is engine.Engine.NATIVE else [])
+    chosen = engine.choose("auto")
+    return [engine.PYTHON] + ([chosen] if chosen.native is not None else [])
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from referee.http.limits import Buckets, limits_config
 from referee.http.problems import register_problem_handlers
 from referee.http.storage import init_storage
 from referee.http.streams import proxy_buffering
+from referee.rules.engine import CHOSEN
 
 MAX_BODY = 16 * 1024 * 1024
 DEFAULT_DATABASE = "var/referee.sqlite3"
@@ -35,6 +36,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_BODY,
         DATABASE=os.environ.get("NARDY_REFEREE_DATABASE", DEFAULT_DATABASE),
         PRIVATE=os.environ.get("NARDY_REFEREE_PRIVATE") == "1",
+        ENGINE=CHOSEN,
         **limits_config(),
     )
     app.config.update(config or {})

@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--version",
         action="version",
-        version=f"nardy-referee {__version__} (engine: {engine.description()})",
+        version=f"nardy-referee {__version__} (engine: {engine.CHOSEN.description()})",
     )
     commands = parser.add_subparsers(dest="command", required=True)
 
@@ -148,7 +148,7 @@ def _bot(args: argparse.Namespace) -> int:
 def _plays(args: argparse.Namespace) -> PlaysService:
     from referee.plays import PlaysService  # the judge only for the plays commands
 
-    return PlaysService(args.position, args.rules)
+    return PlaysService(args.position, args.rules, engine.CHOSEN)
 
 
 def _legal(args: argparse.Namespace) -> int:
@@ -205,7 +205,9 @@ def _check(args: argparse.Namespace) -> int:
             print(f"\r[{number}/{len(files)}] {path.name[:50]:<50}", end="", file=sys.stderr)
         try:
             text = path.read_text(encoding="utf-8-sig")
-            verdict = check_record(text, args.variant, args.mode, args.rules, limits=OFFLINE)
+            verdict = check_record(
+                text, args.variant, args.mode, args.rules, OFFLINE, engine.CHOSEN
+            )
         except (OSError, UnicodeDecodeError) as error:
             print(f"nardy-referee: {path}: cannot read: {error}", file=sys.stderr)
             status = EXIT_BAD_INPUT
@@ -293,7 +295,7 @@ def _recheck(args: argparse.Namespace) -> int:
     storage = _storage_at(args.database)
     try:
         checked = changed = 0
-        for change in recheck(storage, everything=args.all):
+        for change in recheck(storage, args.all, engine.CHOSEN):
             checked += 1
             if change.changed:
                 changed += 1

@@ -14,6 +14,7 @@ from referee.bridge import play_text, read_position, write_position
 from referee.errors import DiceRequiredError, GameOverError, InvalidNotationError
 from referee.notation_errors import notation_errors
 from referee.rules.board import Play
+from referee.rules.engine import CHOSEN, Engine
 from referee.rules.judge import PlayJudge, RuleNote
 from referee.rules.movegen import Reason
 from referee.rules.options import Judge, Options
@@ -87,25 +88,30 @@ class Judged:
 class PlaysService:
     """One position (with dice) and its options, ready to list or judge plays."""
 
-    def __init__(self, position_text: str, options: Mapping[str, object] | None = None) -> None:
+    def __init__(
+        self,
+        position_text: str,
+        options: Mapping[str, object] | None = None,
+        engine: Engine = CHOSEN,
+    ) -> None:
         position = read_position(position_text)
-        self._begin(position, position.variant.options_with(options or {}))
+        self._begin(position, position.variant.options_with(options or {}), engine)
 
     @classmethod
-    def of(cls, position: Position, options: Options) -> PlaysService:
+    def of(cls, position: Position, options: Options, engine: Engine = CHOSEN) -> PlaysService:
         """The service of a position already read (a live table's), never written out."""
         service = cls.__new__(cls)
-        service._begin(position, options)
+        service._begin(position, options, engine)
         return service
 
-    def _begin(self, position: Position, options: Options) -> None:
+    def _begin(self, position: Position, options: Options, engine: Engine) -> None:
         self.position = position
         self.options = options
         self.literal = options.judge is Judge.SEQUENCE
         _require_playable(position, options)
         assert position.turn is not None and position.dice is not None
         self.judge = PlayJudge(
-            position.variant, position.board, position.turn, position.dice, options
+            position.variant, position.board, position.turn, position.dice, options, engine
         )
 
     def text(self, play: Play) -> str:

@@ -231,7 +231,7 @@ def test_version_names_the_engine_in_use(capsys: pytest.CaptureFixture[str]) -> 
     assert exit_info.value.code == 0
     words = capsys.readouterr().out.split()
     assert words[:2] == ["nardy-referee", __version__]
-    assert words[3].rstrip(")") == engine.current()
+    assert words[3].rstrip(")") == engine.CHOSEN.kind
 
 
 def test_play_out_of_travel_order(capsys: pytest.CaptureFixture[str]) -> None:

@@ -178,7 +178,8 @@ class GameChecker:
             return
         assert action.play is not None
         moves = [Move(m.from_point, m.to_point, m.hit) for m in action.play.moves]
-        judge = PlayJudge(self.variant, self.position.board, side, dice, self.options)
+        board, engine = self.position.board, self.setting.engine
+        judge = PlayJudge(self.variant, board, side, dice, self.options, engine)
         verdict = judge.judge(moves, canonical=False)
         self.budget.charge(Work.PLAYS, judge.enumerated)
         if verdict.legal and verdict.board is not None:

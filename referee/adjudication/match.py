@@ -19,7 +19,7 @@ from referee.adjudication.native_record import (
     game_as_read,
     read_natively,
 )
-from referee.adjudication.setting import GameSetting, Mode
+from referee.adjudication.setting import Checking, GameSetting, Mode
 from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdict
 from referee.errors import (
     RefereeError,
@@ -27,6 +27,7 @@ from referee.errors import (
 from referee.notation_errors import notation_errors
 from referee.rules.board import Step
 from referee.rules.cube import MESSAGES, starting_cube_problem
+from referee.rules.engine import CHOSEN, Engine
 from referee.rules.match import MatchState
 from referee.rules.options import Judge, Options
 from referee.rules.position import Position
@@ -147,13 +148,14 @@ def adjudicate(
     options: Mapping[str, object] | None = None,
     replay: bool = False,
     limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
 ) -> Adjudication:
     """Check every action of a record (NOTATION.md §4); a bad record is a verdict, not an
     error. Raises only when the text holds no match, more than ``limits.games`` games,
     when checking goes past a work limit, or when the variant or options are bad."""
     budget = Budget(limits)
     record = read_record(text, budget.limits)
-    return adjudicate_record(record, variant, mode, options, replay, budget)
+    return adjudicate_record(record, variant, mode, options, replay, budget, engine)
 
 
 def adjudicate_record(
@@ -163,8 +165,10 @@ def adjudicate_record(
     options: Mapping[str, object] | None = None,
     replay: bool = False,
     budget: Budget | None = None,
+    engine: Engine = CHOSEN,
 ) -> Adjudication:
-    verdict, checker = _judged(record, variant_name, mode, options, replay, budget or Budget())
+    how = Checking(Mode(mode), engine, replay)
+    verdict, checker = _judged(record, variant_name, options, how, budget or Budget())
     if checker is None:  # a variation the referee cannot check: nothing was played
         played = tuple(tuple((action, None) for action in game.actions) for game in record.games)
         return Adjudication(verdict, record, played)
@@ -178,14 +182,16 @@ def check_record(
     mode: str = "strict",
     options: Mapping[str, object] | None = None,
     limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
 ) -> Verdict:
     """The verdict alone (``adjudicate(...).verdict``, the same to the byte): read and
     checked by the native core where it can (``native_record``), by Python elsewhere."""
     budget = Budget(limits)
-    native = read_natively(text, budget.limits)
+    native = read_natively(text, budget.limits, engine)
     if native is None:
-        return adjudicate(text, variant, mode, options, limits=budget.limits).verdict
-    return _judged(native.skeleton, variant, mode, options, False, budget, native)[0]
+        return adjudicate(text, variant, mode, options, limits=budget.limits, engine=engine).verdict
+    how = Checking(Mode(mode), engine)
+    return _judged(native.skeleton, variant, options, how, budget, native)[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,14 +209,16 @@ def check_and_write(
     variant: str | None = None,
     options: Mapping[str, object] | None = None,
     limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
 ) -> Written:
     """The verdict and the canonical record (``adjudicate`` and ``write_mat`` of its
     ``canonical``, the same to the byte), each game written as soon as it is checked, and
     natively where the native core can take the record."""
     budget = Budget(limits)
-    native = read_natively(text, budget.limits)
+    native = read_natively(text, budget.limits, engine)
     record = read_record(text, budget.limits) if native is None else native.skeleton
-    verdict, checker = _judged(record, variant, "strict", options, False, budget, native, True)
+    how = Checking(Mode.STRICT, engine, writing=True)
+    verdict, checker = _judged(record, variant, options, how, budget, native)
     if checker is None:  # a variation the referee cannot check: written as read
         as_read = read_record(text, budget.limits) if native is not None else record
         return Written(verdict, record.tags, write_mat(as_read))
@@ -221,12 +229,10 @@ def check_and_write(
 def _judged(
     record: MatchText,
     variant_name: str | None,
-    mode: str,
     options: Mapping[str, object] | None,
-    replay: bool,
+    how: Checking,
     budget: Budget,
     native: NativeRecord | None = None,
-    writing: bool = False,
 ) -> tuple[Verdict, _MatchChecker | None]:
     """The verdict and the match checker that reached it (None for a variation the referee
     cannot check)."""
@@ -236,14 +242,14 @@ def _judged(
         for finding in record.findings
     ]
     if variant is None:
-        return _unchecked(record, Mode(mode), warnings), None
+        return _unchecked(record, how.mode, warnings), None
     effective = variant.options_with(header_options(record, variant, warnings))
     effective = variant.options_with(options or {}, effective)
-    checker = _MatchChecker(record, variant, effective, Mode(mode), replay, budget, native, writing)
+    checker = _MatchChecker(record, variant, effective, how, budget, native)
     games = checker.run()
     verdict = Verdict(
         variant=variant.id,
-        mode=str(Mode(mode)),
+        mode=str(how.mode),
         options=variant.options_json(effective),
         match=checker.summary(),
         games=tuple(games),
@@ -282,22 +288,21 @@ class _MatchChecker:
         record: MatchText,
         variant: type[Variant],
         options: Options,
-        mode: Mode,
-        replay: bool,
+        how: Checking,
         budget: Budget,
         native: NativeRecord | None = None,
-        writing: bool = False,
     ) -> None:
         self.record = record
-        self.writing = writing
+        self.how = how
+        self.writing = how.writing
         self.canonical_games: list[list[str]] = []
         """With ``writing``, each game's lines in the canonical record (instead of keeping
         every game's plays for ``Adjudication.canonical``)."""
         self.budget = budget
         self.variant = variant
         self.options = options
-        self.mode = mode
-        self.replay = replay
+        self.mode = how.mode
+        self.replay = how.replay
         self.length = record.match_length or 0
         self.match = MatchState(variant, options, self.length)
         self.scores_after: list[tuple[int, int]] = []
@@ -409,6 +414,7 @@ class _MatchChecker:
             crawford_game=crawford,
             hits_marked=self.hits_marked,
             timed_out=game.index == len(self.record.games) and self.timed_out,
+            engine=self.how.engine,
         )
         start = self.start_position(game, issues)
         self.budget.start_game(game.index)

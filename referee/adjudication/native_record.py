@@ -22,9 +22,9 @@ from notation.records.model import ActionKind, ActionText, GameText, MatchText
 from referee.adjudication.budget import Budget, Work, WorkLimits, reading_refusal
 from referee.adjudication.setting import GameSetting
 from referee.adjudication.verdict import GameVerdict
-from referee.rules import engine
 from referee.rules.board import Board
 from referee.rules.cube import CubeState
+from referee.rules.engine import Engine
 from referee.rules.options import DrawScoring, Options
 from referee.rules.position import Cube, Position
 from referee.rules.scoring import (
@@ -93,10 +93,10 @@ class NativeRecord:
     module: ModuleType
 
 
-def read_natively(text: str, limits: WorkLimits) -> NativeRecord | None:
-    """The record read by the native core, or None: no native engine, or a record it
-    leaves to the Python reader. A record past a reading limit is refused here, as the
-    Python reader refuses it, without reading it again."""
+def read_natively(text: str, limits: WorkLimits, engine: Engine) -> NativeRecord | None:
+    """The record read by ``engine``'s native core, or None: the Python engine, or a record
+    the core leaves to the Python reader. A record past a reading limit is refused here, as
+    the Python reader refuses it, without reading it again."""
     native = engine.native
     if native is None:
         return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from referee.rules.engine import CHOSEN, Engine
 from referee.rules.options import Options
 from referee.rules.scoring import GameResult, Stake, score_resignation, score_timeout
 from referee.rules.variants import Variant
@@ -18,6 +19,18 @@ class Mode(StrEnum):
 
     STRICT = "strict"
     CONDONE = "condone"
+
+
+@dataclass(frozen=True, slots=True)
+class Checking:
+    """How a record is checked: the mode, the engine, and what is kept beside the verdict."""
+
+    mode: Mode = Mode.STRICT
+    engine: Engine = CHOSEN
+    replay: bool = False
+    """Keep every game's replay (every position before and after every action)."""
+    writing: bool = False
+    """Write each game's canonical lines as soon as it is checked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +46,7 @@ class GameSetting:
     timed_out: bool = False
     """The game ended on time (``[Termination "timeout"]`` on its record's last game): its
     ``Wins`` line is what the referee awarded, not a resignation."""
+    engine: Engine = CHOSEN
 
     def score_wins_line(
         self, variant: type[Variant], winner: Side, points: int, stake: Stake

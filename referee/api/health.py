@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import Blueprint
 
 from referee import __version__
+from referee.http.engine import engine
 from referee.http.storage import storage
-from referee.rules import engine
 
 blueprint = Blueprint("health", __name__)
 
@@ -29,7 +29,7 @@ def healthz() -> dict[str, str]:
                   version: {type: string}
                   engine: {type: string}
     """
-    return {"status": "ok", "version": __version__, "engine": engine.description()}
+    return {"status": "ok", "version": __version__, "engine": engine().description()}
 
 
 @blueprint.get("/readyz")

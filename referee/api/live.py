@@ -12,6 +12,7 @@ from flask import Blueprint, Flask, Response, current_app, stream_with_context, 
 from referee.api.schemas import LiveActionRequest, LiveCreateRequest, LiveJoinRequest
 from referee.http.auth import token_holder
 from referee.http.bodies import json_object
+from referee.http.engine import engine
 from referee.http.storage import storage
 from referee.http.streams import NDJSON
 from referee.live import service as live
@@ -117,7 +118,7 @@ def join_live(live_id: int) -> dict[str, Any]:
     """
     bot = token_holder(Scope.PLAY)
     body = json_object(LiveJoinRequest, SMALL_BODY)
-    return live.join(storage(), live_id, bot, body["seed"])
+    return live.join(storage(), live_id, bot, body["seed"], engine())
 
 
 @blueprint.post("/v1/live/<int:live_id>/actions")
@@ -151,7 +152,7 @@ def act_live(live_id: int) -> dict[str, Any]:
     bot = token_holder(Scope.PLAY)
     body = json_object(LiveActionRequest, SMALL_BODY)
     details: dict[str, Any] = {name: body[name] for name in ("play", "value") if name in body}
-    return live.act(storage(), live_id, bot, body["ply"], body["action"], details)
+    return live.act(storage(), live_id, bot, body["ply"], body["action"], details, engine())
 
 
 @blueprint.get("/v1/live/<int:live_id>/stream")

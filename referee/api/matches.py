@@ -29,6 +29,7 @@ from referee.http.bodies import (
     record_body,
     record_text,
 )
+from referee.http.engine import engine
 from referee.http.limits import check_slot, rate_limited, work_limits
 from referee.http.loading import loaded
 from referee.http.problems import problem_body
@@ -106,6 +107,7 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         body["allow_invalid"],
         body["variant"],
         work_limits(),
+        engine(),
     )
     return _created(result)
 
@@ -198,6 +200,7 @@ def import_matches() -> dict[str, Any]:
                 body["allow_invalid"],
                 body["variant"],
                 replace(limits, seconds=max(0.0, deadline - time.monotonic())),
+                engine(),
             )
         except ArchiveBusyError:
             raise
@@ -357,7 +360,7 @@ def replay_game(match_id: int, index: int) -> dict[str, Any]:
         429: Problem
         503: Problem
     """
-    return replay(storage(), match_id, index, work_limits())
+    return replay(storage(), match_id, index, work_limits(), engine())
 
 
 @blueprint.post("/v1/matches/<int:match_id>/check")
@@ -392,4 +395,5 @@ def recheck_match(match_id: int) -> dict[str, Any]:
         503: Problem
     """
     body = json_object(RecheckRequest) if has_body() else loaded(RecheckRequest, {})
-    return check_stored(storage(), match_id, body["mode"], body["options"], work_limits())
+    options = body["options"]
+    return check_stored(storage(), match_id, body["mode"], options, work_limits(), engine())

@@ -8,6 +8,7 @@ from flask import Blueprint
 
 from referee.api.schemas import MAX_TEXT, CheckRequest, PositionRequest
 from referee.http.bodies import json_object
+from referee.http.engine import engine
 from referee.http.limits import rate_limited
 from referee.plays import PlaysService
 
@@ -41,7 +42,7 @@ def legal_plays() -> dict[str, Any]:
         429: Problem
     """
     body = json_object(PositionRequest, MAX_TEXT)
-    plays = PlaysService(body["position"], body["options"]).legal()
+    plays = PlaysService(body["position"], body["options"], engine()).legal()
     return {"count": len(plays), "plays": [play.to_json() for play in plays]}
 
 
@@ -72,4 +73,5 @@ def check_play() -> dict[str, Any]:
         429: Problem
     """
     body = json_object(CheckRequest, MAX_TEXT)
-    return PlaysService(body["position"], body["options"]).check(body["play"]).to_json()
+    service = PlaysService(body["position"], body["options"], engine())
+    return service.check(body["play"]).to_json()

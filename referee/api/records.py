@@ -9,6 +9,7 @@ from flask import Blueprint
 from referee.adjudication import check_record as verdict_on
 from referee.api.schemas import RecordCheckRequest
 from referee.http.bodies import record_body
+from referee.http.engine import engine
 from referee.http.limits import check_slot, rate_limited, work_limits
 
 blueprint = Blueprint("records", __name__)
@@ -54,6 +55,6 @@ def check_record() -> dict[str, Any]:
     """
     body = record_body(RecordCheckRequest)
     verdict = verdict_on(
-        body["record"], body["variant"], body["mode"], body["options"], limits=work_limits()
+        body["record"], body["variant"], body["mode"], body["options"], work_limits(), engine()
     )
     return verdict.to_json()

@@ -18,12 +18,17 @@ from referee.errors import (
     ArchiveBusyError,
     NotFoundError,
 )
+from referee.rules.engine import CHOSEN, Engine
 from referee.storage.model import Json
 from referee.storage.stores import Storage
 
 
 def replay(
-    storage: Storage, match_id: int, index: int, limits: WorkLimits | None = None
+    storage: Storage,
+    match_id: int,
+    index: int,
+    limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
 ) -> dict[str, Any]:
     """Every action of one game, with the positions before and after it. The game index is
     checked before any work; the replays of every game are computed once per stored record
@@ -43,8 +48,9 @@ def replay(
         # checked within the deadline is replayed within twice that, once.
         replaying = replace(limits, seconds=2 * limits.seconds)
         with _keeping_refusal(storage, match_id, REPLAY_REFUSED):
+            variant = known_variant(stored)
             adjudication = adjudicate(
-                stored.original, known_variant(stored), "condone", stored.options, True, replaying
+                stored.original, variant, "condone", stored.options, True, replaying, engine
             )
         replays = {
             f"replay/{number}": replay_actions(steps)
@@ -63,6 +69,7 @@ def check_stored(
     mode: str,
     options: Mapping[str, object],
     limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
 ) -> dict[str, Any]:
     """The verdict on a stored record under ``mode`` and other ``options`` (over the stored
     ones), computed once per stored record, request and rules revision, then kept."""
@@ -73,7 +80,8 @@ def check_stored(
     if verdict is None:
         variant = known_variant(stored)
         with _keeping_refusal(storage, match_id, key):
-            verdict = check_record(stored.original, variant, mode, merged, limits=limits).to_json()
+            checked = check_record(stored.original, variant, mode, merged, limits, engine)
+            verdict = checked.to_json()
         _keep(storage, match_id, {key: verdict})
         storage.derived.forget(match_id, "check/", MAX_KEPT_CHECKS)
     return verdict

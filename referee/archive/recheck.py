@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from referee import RULES_REVISION, __version__
 from referee.adjudication import check_record
 from referee.adjudication.budget import OFFLINE
+from referee.rules.engine import CHOSEN, Engine
 from referee.storage.model import Rechecked
 from referee.storage.stores import Storage
 
@@ -38,13 +39,15 @@ class VerdictChange:
         return f"match {self.match_id}: " + "; ".join(parts)
 
 
-def recheck(storage: Storage, everything: bool = False) -> Iterator[VerdictChange]:
+def recheck(
+    storage: Storage, everything: bool = False, engine: Engine = CHOSEN
+) -> Iterator[VerdictChange]:
     """Check stored matches anew (those of older rules revisions, or ``everything``),
     store their new verdicts and yield what changed for each; stored text is untouched."""
     for stored in storage.matches.older_than(None if everything else RULES_REVISION):
         match_id = stored.id
         verdict = check_record(
-            stored.original, stored.variant, "strict", stored.options, limits=OFFLINE
+            stored.original, stored.variant, "strict", stored.options, OFFLINE, engine
         )
         after = verdict.to_json()
         winner = None if verdict.match.winner is None else str(verdict.match.winner)

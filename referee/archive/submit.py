@@ -16,6 +16,7 @@ from referee.errors import (
     InvalidNotationError,
     InvalidRecordError,
 )
+from referee.rules.engine import CHOSEN, Engine
 from referee.storage.model import NewMatch, Stored
 from referee.storage.stores import Storage
 
@@ -47,9 +48,10 @@ def submit(
     allow_invalid: bool = False,
     variant: str | None = None,
     limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
 ) -> Submission:
     """Check and store a record; an invalid one only with ``allow_invalid``."""
-    match = checked_match(text, options, allow_invalid, variant, limits)
+    match = checked_match(text, options, allow_invalid, variant, limits, engine)
     stored = storage.matches.store(match)
     verdict_json = match.verdict
     if stored.duplicate:  # the answer is what is stored, whatever options came this time
@@ -63,6 +65,7 @@ def checked_match(
     allow_invalid: bool = False,
     variant: str | None = None,
     limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
 ) -> NewMatch:
     """A record checked as the archive stores it: verdict, canonical text, SHA-256."""
     try:
@@ -71,7 +74,7 @@ def checked_match(
         raise InvalidNotationError(
             f"the record is not valid Unicode text: {error.reason}"
         ) from None
-    written = check_and_write(text, variant, options, limits)
+    written = check_and_write(text, variant, options, limits, engine)
     verdict = written.verdict
     verdict_json = verdict.to_json()
     if not verdict.valid and not allow_invalid:

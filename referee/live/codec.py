@@ -13,6 +13,7 @@ from notation.records.model import ActionKind
 from referee.bridge import read_position, write_position
 from referee.live.table import FinishedGame, GameRecord, LiveAction, Table
 from referee.rules.cube import CubeState, Offer
+from referee.rules.engine import CHOSEN, Engine
 from referee.rules.flow import GameFlow
 from referee.rules.position import Cube
 from vocabulary import Side
@@ -45,9 +46,9 @@ def table_json(table: Table) -> dict[str, Any]:
     }
 
 
-def table_from_json(data: dict[str, Any]) -> Table:
-    """The table ``table_json`` wrote."""
-    table = Table(data["variant"], data["length"], data["options"])
+def table_from_json(data: dict[str, Any], engine: Engine = CHOSEN) -> Table:
+    """The table ``table_json`` wrote, playing on ``engine``."""
+    table = Table(data["variant"], data["length"], data["options"], engine)
     position = read_position(data["position"])
     winner = data["winner"]
     table.match = replace(

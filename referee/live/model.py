@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from referee.live.codec import table_from_json, table_json
 from referee.live.table import Table
+from referee.rules.engine import CHOSEN, Engine
 from referee.storage.model import LiveProgress, StoredLive, Token
 
 
@@ -44,7 +45,8 @@ class LiveMatch:
     created_at: str
 
     @classmethod
-    def from_stored(cls, stored: StoredLive) -> LiveMatch:
+    def from_stored(cls, stored: StoredLive, engine: Engine = CHOSEN) -> LiveMatch:
+        """The match as stored, its table playing on ``engine``."""
         setup, progress = stored.setup, stored.progress
         return cls(
             id=stored.id,
@@ -59,7 +61,7 @@ class LiveMatch:
             version=stored.version,
             throws=progress.throws,
             deadline=progress.deadline,
-            table=table_from_json(progress.state),
+            table=table_from_json(progress.state, engine),
             match_id=stored.match_id,
             created_at=stored.created_at,
         )

@@ -9,6 +9,7 @@ from referee.archive.submit import checked_match
 from referee.live import dice
 from referee.live.model import LiveMatch
 from referee.live.table import LiveAction, Table
+from referee.rules.engine import Engine
 from referee.storage.model import NewMatch
 
 
@@ -69,6 +70,7 @@ _WORDS = {
 }
 
 
-def checked_record(match: LiveMatch) -> NewMatch:
+def checked_record(match: LiveMatch, engine: Engine) -> NewMatch:
     """The record checked as any import is (allow_invalid: a finished match is kept)."""
-    return checked_match(match_record(match), match.table.options, allow_invalid=True)
+    record = match_record(match)
+    return checked_match(record, match.table.options, allow_invalid=True, engine=engine)

@@ -27,6 +27,7 @@ from referee.live.model import LiveMatch, Status
 from referee.live.record import checked_record
 from referee.live.shapes import ProofView, StateView, dump_proof, dump_state
 from referee.live.table import Action, Table, Use
+from referee.rules.engine import CHOSEN, Engine
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
 from referee.storage.errors import LiveConflictError
@@ -56,21 +57,22 @@ class _Dice:
         return thrown
 
 
-def _load(storage: Storage, live_id: int) -> LiveMatch:
+def _load(storage: Storage, live_id: int, engine: Engine = CHOSEN) -> LiveMatch:
     stored = storage.live.get(live_id) if 0 < live_id < 2**63 else None
     if stored is None:
         raise NotFoundError(f"no live match with id {live_id}")
-    return LiveMatch.from_stored(stored)
+    return LiveMatch.from_stored(stored, engine)
 
 
 Change = Callable[[LiveMatch, _Dice], bool]
 """Applies a change to a freshly read match, on the match: whether there is one to save."""
 
 
-def _change(storage: Storage, live_id: int, change: Change) -> LiveMatch:
-    """Read, change and commit, again while another change got in first."""
+def _change(storage: Storage, live_id: int, change: Change, engine: Engine = CHOSEN) -> LiveMatch:
+    """Read, change and commit, again while another change got in first (plays are listed
+    and judged by ``engine``)."""
     for _ in range(MAX_ATTEMPTS):
-        match = _load(storage, live_id)
+        match = _load(storage, live_id, engine)
         thrown = _Dice(match)
         if not change(match, thrown):
             return match
@@ -79,7 +81,7 @@ def _change(storage: Storage, live_id: int, change: Change) -> LiveMatch:
         if match.table.finished and match.status == Status.PLAYING:
             match.status = Status.FINISHED
             match.deadline = None
-            record = checked_record(match)
+            record = checked_record(match, engine)
         try:
             saving = LiveChange(live_id, match.version, match.progress(), tuple(thrown.new), record)
             match_id = storage.live.save(saving)
@@ -148,7 +150,9 @@ def create(
     return state(storage, storage.live.create(setup, start))
 
 
-def join(storage: Storage, live_id: int, bot: Token, seed: str) -> dict[str, Any]:
+def join(
+    storage: Storage, live_id: int, bot: Token, seed: str, engine: Engine = CHOSEN
+) -> dict[str, Any]:
     """A bot joins with its client seed; play starts (the opening throw) once both have.
     Until then a bot may join again with another seed; afterwards joining changes nothing."""
 
@@ -166,13 +170,19 @@ def join(storage: Storage, live_id: int, bot: Token, seed: str) -> dict[str, Any
             match.deadline = _deadline(match)
         return True
 
-    _change(storage, live_id, joined)
+    _change(storage, live_id, joined, engine)
     sides = _load(storage, live_id).sides_of(bot)
     return {**state(storage, live_id), "you": sorted(sides)}
 
 
 def act(
-    storage: Storage, live_id: int, bot: Token, ply: int, action: str, details: dict[str, Any]
+    storage: Storage,
+    live_id: int,
+    bot: Token,
+    ply: int,
+    action: str,
+    details: dict[str, Any],
+    engine: Engine = CHOSEN,
 ) -> dict[str, Any]:
     """A player's action (LIVE.md §4), committed before the new state is returned."""
     if not 0 < live_id < 2**63:
@@ -199,7 +209,7 @@ def act(
         match.deadline = _deadline(match)
         return True
 
-    return state_json(_change(storage, live_id, acted))
+    return state_json(_change(storage, live_id, acted, engine))
 
 
 def abort(storage: Storage, live_id: int, caller: Token) -> dict[str, Any]:

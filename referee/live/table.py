@@ -17,6 +17,7 @@ from notation.records.model import ActionKind
 from referee.bridge import write_position
 from referee.errors import IllegalActionError, RefereeError
 from referee.plays import PlaysService
+from referee.rules.engine import CHOSEN, Engine
 from referee.rules.flow import GameFlow
 from referee.rules.match import MatchState
 from referee.rules.options import Options
@@ -85,8 +86,12 @@ class FinishedGame:
 class Table:
     """A live match in progress: the match, the current game, what the record will say."""
 
-    def __init__(self, variant: str, length: int, options: Mapping[str, object]) -> None:
-        """A match waiting for its first game (``options``: a request's, checked here)."""
+    def __init__(
+        self, variant: str, length: int, options: Mapping[str, object], engine: Engine = CHOSEN
+    ) -> None:
+        """A match waiting for its first game (``options``: a request's, checked here);
+        ``engine`` lists and judges its plays."""
+        self.engine = engine
         variant_class = find_variant(variant)
         rules = variant_class.options_with(options)
         self.match = MatchState(variant_class, rules, length)
@@ -215,7 +220,7 @@ class Table:
             self.acted.append(side)
 
     def _play(self, side: Side, text: str, dice: DiceSource) -> None:
-        service = PlaysService.of(self.flow.position, self.rules)
+        service = PlaysService.of(self.flow.position, self.rules, self.engine)
         try:
             judged = service.judged(text)
         except RefereeError as error:
@@ -240,7 +245,7 @@ class Table:
         self.flow = flow
         self.legal = None
         if flow.position.phase is Phase.MOVE:
-            service = PlaysService.of(flow.position, self.rules)
+            service = PlaysService.of(flow.position, self.rules, self.engine)
             self.legal = [service.text(play) for play in service.judge.legal]
 
     def _note(self, side: Side, kind: ActionKind, **what: Any) -> None:

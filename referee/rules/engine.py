@@ -1,15 +1,20 @@
 """Which engine enumerates and judges plays: the pure-Python reference or the native core.
 
-``NARDY_REFEREE_ENGINE`` chooses: ``python``, ``native`` (an error when the ``nardy_native``
-module is not built) or ``auto`` (the default: native when importable). The Python engine
-is the reference: the native core answers the same questions step for step, and whatever
-it declines (every illegal play, every warning) is judged and worded by Python.
+An ``Engine`` is a value handed to what needs it (the move generator, the judge, the record
+checker, the plays service, a live table): nothing reads a global to find it. ``CHOSEN`` is
+the one ``NARDY_REFEREE_ENGINE`` names for this process, decided once at start: ``python``,
+``native`` (an error when the ``nardy_native`` module is not built) or ``auto`` (the
+default: native when importable); it is what entry points pass and what callers that pass
+nothing get. The Python engine is the reference: the native core answers the same questions
+step for step, and whatever it declines (every illegal play, every warning) is judged and
+worded by Python.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
+from dataclasses import dataclass
 from enum import StrEnum
 from types import ModuleType
 
@@ -17,8 +22,8 @@ ENGINE_VARIABLE = "NARDY_REFEREE_ENGINE"
 NATIVE_MODULE = "nardy_native"
 
 
-class Engine(StrEnum):
-    """The engine in use."""
+class EngineKind(StrEnum):
+    """The two engines."""
 
     PYTHON = "python"
     NATIVE = "native"
@@ -36,13 +41,25 @@ class EngineUnavailableError(RuntimeError):
     """The native engine was asked for but is not built: a set-up error, not a domain one."""
 
 
-native: ModuleType | None = None
-"""The native module while the native engine is in use, else None (read at every call)."""
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """An engine: the Python reference, or the native core with its module."""
+
+    kind: EngineKind
+    native: ModuleType | None = None
+
+    def description(self) -> str:
+        """The engine with its version, as ``/healthz`` and ``--version`` show it."""
+        if self.native is None:
+            return str(self.kind)
+        return f"{self.kind} {self.native.__version__}"
 
 
-def select(choice: str) -> Engine:
-    """Use the engine ``choice`` names from now on; the engine chosen."""
-    global native
+PYTHON = Engine(EngineKind.PYTHON)
+
+
+def choose(choice: str) -> Engine:
+    """The engine ``choice`` (a value of ``NARDY_REFEREE_ENGINE``) names."""
     try:
         wanted = Choice(choice.strip().lower() or Choice.AUTO)
     except ValueError:
@@ -50,21 +67,10 @@ def select(choice: str) -> Engine:
         raise EngineUnavailableError(
             f"{ENGINE_VARIABLE}={choice!r} is not one of {known}"
         ) from None
-    module = None if wanted is Choice.PYTHON else _import_native(required=wanted is Choice.NATIVE)
-    native = module
-    return current()
-
-
-def current() -> Engine:
-    """The engine in use."""
-    return Engine.PYTHON if native is None else Engine.NATIVE
-
-
-def description() -> str:
-    """The engine in use with its version, as ``/healthz`` and ``--version`` show it."""
-    if native is None:
-        return str(Engine.PYTHON)
-    return f"{Engine.NATIVE} {native.__version__}"
+    if wanted is Choice.PYTHON:
+        return PYTHON
+    module = _import_native(required=wanted is Choice.NATIVE)
+    return PYTHON if module is None else Engine(EngineKind.NATIVE, module)
 
 
 def _import_native(required: bool) -> ModuleType | None:
@@ -79,4 +85,5 @@ def _import_native(required: bool) -> ModuleType | None:
         return None
 
 
-select(os.environ.get(ENGINE_VARIABLE, Choice.AUTO))
+CHOSEN = choose(os.environ.get(ENGINE_VARIABLE, Choice.AUTO))
+"""This process's engine, as ``NARDY_REFEREE_ENGINE`` chose it at start."""

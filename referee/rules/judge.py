@@ -13,8 +13,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from referee.errors import MAX_ALTERNATIVES
-from referee.rules import engine
 from referee.rules.board import Board, Play, Step
+from referee.rules.engine import CHOSEN, Engine
 from referee.rules.movegen import (
     Applied,
     Reason,
@@ -86,12 +86,14 @@ class PlayJudge:
         side: Side,
         dice: tuple[int, int],
         options: Options,
+        engine: Engine = CHOSEN,
     ) -> None:
         self.variant = variant
         self.board = board
         self.side = side
         self.dice = dice
         self.options = options
+        self.engine = engine
         self.rules: TurnRules = variant.turn_rules(board, side, dice, options)
         self._legal: list[Play] | None = None
 
@@ -99,7 +101,7 @@ class PlayJudge:
     def legal(self) -> list[Play]:
         """Every legal play (computed once)."""
         if self._legal is None:
-            self._legal = legal_plays(self.rules, self.board, self.side, self.dice)
+            self._legal = legal_plays(self.rules, self.board, self.side, self.dice, self.engine)
         return self._legal
 
     @property
@@ -128,13 +130,13 @@ class PlayJudge:
     def judge(self, moves: Sequence[Move], canonical: bool = True) -> Judgement:
         """Whether ``moves`` is a legal play; with ``canonical`` the legal play is named.
 
-        The native engine, when in use, answers the legal plays (their warnings are worded
-        here); everything else is judged and worded here.
+        The native engine, when it is the judge's, answers the legal plays (their warnings
+        are worded here); everything else is judged and worded here.
         """
         problem = self._shape_problem(moves)
         if problem is not None:
             return self._illegal(problem)
-        if engine.native is not None:
+        if self.engine.native is not None:
             accepted = self._native_judgement(moves, canonical)
             if accepted is not None:
                 return accepted
@@ -153,8 +155,9 @@ class PlayJudge:
 
     def _native_judgement(self, moves: Sequence[Move], canonical: bool) -> Judgement | None:
         """The native engine's judgement of a legal play (None: declined)."""
-        assert engine.native is not None
-        answer = engine.native.judge(
+        native = self.engine.native
+        assert native is not None
+        answer = native.judge(
             self.rules.plain,
             self.board.layout(self.side),
             self.board.layout(self.side.other),

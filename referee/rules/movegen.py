@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from referee.rules import engine
 from referee.rules.board import HOME_TOP, Board, Layout, Play, Step
+from referee.rules.engine import CHOSEN, Engine
 from referee.rules.options import BlockRule, BlockTiming
 from referee.rules.variants import HEAD, TurnRules
 from vocabulary import BAR, CHECKERS, OFF, Side
@@ -288,9 +288,15 @@ def _search(
     return turn.found
 
 
-def legal_plays(rules: TurnRules, board: Board, side: Side, dice: tuple[int, int]) -> list[Play]:
-    """Every legal play of ``side`` with ``dice``: one per distinct resulting board, by the
-    engine in use (both give the same plays, steps and order).
+def legal_plays(
+    rules: TurnRules,
+    board: Board,
+    side: Side,
+    dice: tuple[int, int],
+    engine: Engine = CHOSEN,
+) -> list[Play]:
+    """Every legal play of ``side`` with ``dice``: one per distinct resulting board, by
+    ``engine`` (both engines give the same plays, steps and order).
 
     A single empty play (the board unchanged) when no die can be played.
     """

@@ -22,6 +22,7 @@ from referee.archive.stored import stored_match
 from referee.board_svg import board_svg
 from referee.errors import InvalidNotationError, RefereeError, UnauthorizedError
 from referee.http.auth import requires
+from referee.http.engine import engine
 from referee.http.limits import check_slot, rate_limited, work_limits
 from referee.http.queries import match_query
 from referee.http.storage import storage
@@ -87,7 +88,9 @@ def check() -> tuple[str, int]:
             raise InvalidNotationError("paste a record or choose a file")
         options = parse_rules_text(form["options"]) if form["options"].strip() else {}
         mode = form["mode"] if form["mode"] in ("strict", "condone") else "strict"
-        adjudication = adjudicate(text, form["variant"] or None, mode, options, True, work_limits())
+        variant = form["variant"] or None
+        limits = work_limits()
+        adjudication = adjudicate(text, variant, mode, options, True, limits, engine())
     except NotationError as error:
         return _form_error(form, f"options: {error.message}")
     except RefereeError as error:
@@ -195,6 +198,14 @@ def matches() -> str:
     )
 
 
+def _replay(match_id: int, game: int) -> list[dict[str, Any]]:
+    """The replay API's actions of one game of a stored match."""
+    actions: list[dict[str, Any]] = replay(storage(), match_id, game, work_limits(), engine())[
+        "actions"
+    ]
+    return actions
+
+
 @blueprint.get("/matches/<int:match_id>")
 @requires(Scope.ARCHIVE_READ)
 def match(match_id: int) -> str:
@@ -208,9 +219,7 @@ def match(match_id: int) -> str:
     checked = any(verdict["variant"] == variant.id for variant in VARIANTS)
     games = []  # a variation the referee cannot check (NackGammon...) has no replay
     if count and checked:
-        games = [
-            game_replay(game, replay(storage(), match_id, game, work_limits())["actions"], players)
-        ]
+        games = [game_replay(game, _replay(match_id, game), players)]
 
     def href(step: Step, orientation: Side, names: Sequence[str]) -> str:
         query = {"g": str(step.game), "a": str(step.number)}

@@ -141,7 +141,7 @@ def test_healthz_answers_ok(client: FlaskClient) -> None:
     body = ok(response)
     assert body["status"] == "ok"
     assert isinstance(body["version"], str) and body["version"]
-    assert body["engine"].split()[0] == engine.current()
+    assert body["engine"].split()[0] == engine.CHOSEN.kind
 
 
 # -- legal plays -----------------------------------------------------------------------------

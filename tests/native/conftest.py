@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from types import ModuleType
 from typing import TypeVar
 
 import pytest
 
 from referee.rules import engine
+from referee.rules.engine import Engine
 
 T = TypeVar("T")
 
@@ -32,20 +32,11 @@ def native() -> ModuleType:
         pytest.skip(message)
 
 
-@contextmanager
-def engine_in_use(name: str) -> Iterator[None]:
-    """Use the engine ``name`` inside the block, then the one in use before."""
-    before = engine.current()
-    engine.select(name)
-    try:
-        yield
-    finally:
-        engine.select(before)
+def native_engine() -> Engine:
+    """The native engine (the ``native`` fixture skips a test when it is not built)."""
+    return engine.choose("native")
 
 
-def by_both(work: Callable[[], T]) -> tuple[T, T]:
+def by_both(work: Callable[[Engine], T]) -> tuple[T, T]:
     """``work`` done by the Python engine, then by the native one."""
-    with engine_in_use("python"):
-        reference = work()
-    with engine_in_use("native"):
-        return reference, work()
+    return work(engine.PYTHON), work(native_engine())

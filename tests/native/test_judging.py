@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.rules.board import Board, Play
+from referee.rules.engine import Engine
 from referee.rules.judge import Judgement, PlayJudge
 from referee.rules.movegen import display_order
 from referee.rules.options import Judge, Options
@@ -78,9 +79,10 @@ def judgements(
     dice: tuple[int, int],
     options: Options,
     moves: list[Move],
+    engine: Engine,
 ) -> list[Judgement]:
     return [
-        PlayJudge(variant, board, side, dice, options).judge(moves, canonical)
+        PlayJudge(variant, board, side, dice, options, engine).judge(moves, canonical)
         for canonical in (False, True)
     ]
 

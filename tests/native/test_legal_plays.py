@@ -15,15 +15,15 @@ from referee.rules.movegen import legal_plays, python_legal_plays
 from referee.rules.options import BlockRule, BlockTiming, FirstTurnScope, HeadException, Options
 from referee.rules.variants import VARIANTS, Backgammon, Variant
 from tests.corpus import board_from_board26, read_jsonl, side_of
-from tests.native.conftest import engine_in_use
+from tests.native.conftest import native_engine
 from vocabulary import Side
 
 
 def native_plays(
     variant: type[Variant], board: Board, side: Side, dice: tuple[int, int], options: Options
 ) -> list[Play]:
-    with engine_in_use("native"):
-        return legal_plays(variant.turn_rules(board, side, dice, options), board, side, dice)
+    rules = variant.turn_rules(board, side, dice, options)
+    return legal_plays(rules, board, side, dice, native_engine())
 
 
 def reference_plays(

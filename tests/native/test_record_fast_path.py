@@ -28,8 +28,9 @@ from referee.adjudication.budget import WorkLimits
 from referee.adjudication.match import _MatchChecker
 from referee.adjudication.native_record import read_natively
 from referee.errors import RefereeError
+from referee.rules.engine import PYTHON, Engine
 from tests.corpus import MAT, require
-from tests.native.conftest import by_both, engine_in_use
+from tests.native.conftest import by_both, native_engine
 
 CORPUS = sorted(MAT.glob("*.mat")) if MAT.exists() else []
 CLEAN = "galaxy_match11696104_7pt.mat"
@@ -68,12 +69,12 @@ def checked_by_python(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return games
 
 
-def answer(text: str) -> str:
+def answer(text: str, engine: Engine) -> str:
     """The verdict JSON of ``check_record``, then that of ``check_and_write`` with its
     canonical record; or the refusal's code."""
     try:
-        written = check_and_write(text)
-        verdicts = [check_record(text).to_json(), written.verdict.to_json()]
+        written = check_and_write(text, engine=engine)
+        verdicts = [check_record(text, engine=engine).to_json(), written.verdict.to_json()]
         return json.dumps(verdicts) + written.canonical
     except RefereeError as error:
         return f"refused: {error.code}"
@@ -93,14 +94,12 @@ def test_clean_records_are_checked_natively(
     texts = [RECORD, (require(MAT) / CLEAN).read_text(), *(p.read_text() for p in examples)]
     variants = set()
     for text in texts:
-        with engine_in_use("native"):
-            verdict = check_record(text)
+        verdict = check_record(text, engine=native_engine())
         variants.add(verdict.variant)
         assert verdict.valid
         assert not any(game.warnings for game in verdict.games)
         assert checked_by_python == []
-        with engine_in_use("python"):
-            assert check_record(text) == verdict
+        assert check_record(text, engine=PYTHON) == verdict
         assert checked_by_python == [game.index for game in verdict.games]
         checked_by_python.clear()
     assert variants == {"backgammon", "long-nardy", "khachapuri"}
@@ -127,7 +126,7 @@ def test_the_reader_declines_what_it_might_read_differently(
 ) -> None:
     text = edit(RECORD)  # type: ignore[operator]
     assert native.read_record(text, 10, 100, 1000) == why
-    reference, candidate = by_both(lambda: answer(text))
+    reference, candidate = by_both(lambda engine: answer(text, engine))
     assert candidate == reference
 
 
@@ -146,9 +145,9 @@ def test_a_record_past_a_reading_limit_is_refused_as_the_python_reader_refuses_i
         reason
     )
 
-    def refusal() -> tuple[str, str, str, dict[str, Any]]:
+    def refusal(engine: Engine) -> tuple[str, str, str, dict[str, Any]]:
         with pytest.raises(RefereeError) as refused:
-            check_record(RECORD, limits=limits)
+            check_record(RECORD, limits=limits, engine=engine)
         error = refused.value
         return type(error).__name__, error.code, error.message, error.extensions
 
@@ -158,8 +157,7 @@ def test_a_record_past_a_reading_limit_is_refused_as_the_python_reader_refuses_i
     # The native reader's refusal stands: the record is not read again in Python.
     read_again: list[str] = []
     monkeypatch.setattr(match_module, "read_mat", lambda *args: read_again.append("read"))
-    with engine_in_use("native"):
-        assert refusal() == reference
+    assert refusal(native_engine()) == reference
     assert read_again == []
 
 
@@ -174,14 +172,13 @@ def test_only_the_game_with_something_to_say_is_checked_by_python(
         return mat_reader.read_mat(text)
 
     monkeypatch.setattr(native_record, "read_mat", read_mat)
-    with engine_in_use("native"):
-        assert read_natively(illegal, WorkLimits()) is not None
-        verdict = check_record(illegal)
+    assert read_natively(illegal, WorkLimits(), native_engine()) is not None
+    verdict = check_record(illegal, engine=native_engine())
     assert checked_by_python == [2]
     assert [issue.code for issue in verdict.games[1].errors] == ["illegal_play"]
     # Python read that game alone, not the whole record again.
     assert len(read_by_python) == 1 and read_by_python[0].count("Game") == 1
-    reference, candidate = by_both(lambda: answer(illegal))
+    reference, candidate = by_both(lambda engine: answer(illegal, engine))
     assert candidate == reference
 
 
@@ -191,7 +188,7 @@ def test_plays_of_more_than_four_moves_are_left_to_python(native: ModuleType) ->
     chain = "/".join(str(point) for point in range(24, 0, -1))
     text = RECORD.replace("24/18 13/9", f"{chain}(15)")
     assert native.read_record(text, 10, 100, 1000) == "unreadable_cell"
-    reference, candidate = by_both(lambda: answer(text))
+    reference, candidate = by_both(lambda engine: answer(text, engine))
     assert candidate == reference
     assert '"illegal_play"' in reference
 
@@ -221,7 +218,7 @@ def test_text_mutations_get_the_same_answer(native: ModuleType, path: Path) -> N
         text = original
         for _ in range(rng.randint(1, 3)):
             text = text_mutation(text, rng)
-        reference, candidate = by_both(lambda text=text: answer(text))  # type: ignore[misc]
+        reference, candidate = by_both(lambda engine, text=text: answer(text, engine))  # type: ignore[misc]
         assert candidate == reference, text
 
 
@@ -247,8 +244,7 @@ def test_a_clean_record_is_checked_without_the_python_game_checker(native: Modul
 def test_a_timed_out_record_scores_its_award_alike(native: ModuleType) -> None:
     # [Termination "timeout"]: the last game's Wins line is the referee's award (LIVE.md §4).
     text = RECORD.replace("; [Variation", '; [Termination "timeout"]\n; [Variation')
-    reference, candidate = by_both(lambda: answer(text))
+    reference, candidate = by_both(lambda engine: answer(text, engine))
     assert candidate == reference
-    with engine_in_use("native"):
-        verdict = check_record(text)
+    verdict = check_record(text, engine=native_engine())
     assert [str(game.result.termination) for game in verdict.games] == ["drop", "timeout"]

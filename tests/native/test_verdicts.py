@@ -19,6 +19,7 @@ import pytest
 
 from notation.records.mat_writer import write_mat
 from referee.adjudication import adjudicate, check_and_write, check_record
+from referee.rules.engine import Engine
 from tests.corpus import MAT, openspiel_money_session, read_jsonl, require
 from tests.native.conftest import by_both
 
@@ -28,20 +29,20 @@ SESSION_GAMES = 300
 MUTATIONS_PER_RECORD = 3
 
 
-def outcome(text: str) -> tuple[str, str]:
+def outcome(text: str, engine: Engine) -> tuple[str, str]:
     """The verdict JSON and the canonical record, as the API and the archive write them,
     after checking that every way to them gives the same."""
-    adjudication = adjudicate(text)
+    adjudication = adjudicate(text, engine=engine)
     verdict = json.dumps(adjudication.verdict.to_json())
     canonical = write_mat(adjudication.canonical)
-    written = check_and_write(text)
-    assert json.dumps(check_record(text).to_json()) == verdict
+    written = check_and_write(text, engine=engine)
+    assert json.dumps(check_record(text, engine=engine).to_json()) == verdict
     assert (json.dumps(written.verdict.to_json()), written.canonical) == (verdict, canonical)
     return verdict, canonical
 
 
 def assert_same(native: ModuleType, text: str) -> None:
-    reference, candidate = by_both(lambda: outcome(text))
+    reference, candidate = by_both(lambda engine: outcome(text, engine))
     assert candidate == reference
 
 
