@@ -305,6 +305,8 @@ class _MatchChecker:
         self.replay = how.replay
         self.length = record.match_length or 0
         self.match = MatchState(variant, options, self.length)
+        self.claimed = self.match
+        self.valid = True
         self.scores_after: list[tuple[int, int]] = []
         self.replays: list[tuple[ReplayStep, ...]] = []
         self.played: list[tuple[tuple[ActionText, tuple[Step, ...] | None], ...]] = []
@@ -326,26 +328,31 @@ class _MatchChecker:
             self.native_games = NativeGames(native, variant, options, self.length == 0)
 
     def run(self) -> list[GameVerdict]:
+        """Every game's verdict. The match is followed twice: by the rules (``match``: a game
+        without a result by the rules moves no score) and as the record tells it
+        (``claimed``: where checking stopped at an error, its ``Wins`` line), which the next
+        score line is compared with and which says whether the record runs to the end."""
         verdicts = []
-        computed = (0, 0)
         previous: GameText | None = None
         for game in self.record.games:
             issues: list[Issue] = []
-            before = self.score_before(game, previous, computed, issues)
+            before = self.score_before(game, previous, self.claimed.score, issues)
             self.match = self.match.next_game(before)
+            self.claimed = self.claimed.next_game(before)
             verdict = self.check_game(game, before, issues)
-            points, winner = verdict.result.points, verdict.result.winner
-            if verdict.result.termination is Termination.UNFINISHED and verdict.errors:
-                # Checking stopped at an error: the match score follows the record's claim.
-                points, winner = verdict.recorded_points or 0, verdict.recorded_winner
-            won_before = self.match.winner is not None
-            self.match = self.match.scored(winner, points)
-            computed = self.match.score
-            self.scores_after.append(computed)
-            ends_match = not won_before and self.match.winner is not None
-            self.check_match_claim(game, verdict, computed, ends_match)
+            result = verdict.result
+            self.match = self.match.scored(result.winner, result.points)
+            claim = result.winner, result.points
+            if result.termination is Termination.UNFINISHED and verdict.errors:
+                claim = verdict.recorded_winner, verdict.recorded_points or 0
+            won_before = self.claimed.winner is not None
+            self.claimed = self.claimed.scored(*claim)
+            self.scores_after.append(self.match.score)
+            ends_match = not won_before and self.claimed.winner is not None
+            self.check_match_claim(game, verdict, self.claimed.score, ends_match)
             verdicts.append(verdict)
             previous = game
+        self.valid = not any(verdict.errors for verdict in verdicts)
         return verdicts
 
     def check_match_claim(
@@ -527,8 +534,9 @@ class _MatchChecker:
             players=players,
             scores_after=tuple(self.scores_after),
             crawford_game=self.match.crawford_game,
-            winner=self.match.winner,
-            complete=self.match.winner is not None or (self.length == 0 and all_done),
+            winner=self.match.winner if self.valid else None,
+            complete=self.claimed.winner is not None or (self.length == 0 and all_done),
+            recorded_winner=self.claimed.winner,
         )
 
 

@@ -71,7 +71,11 @@ class MatchSummary:
     scores_after: tuple[tuple[int, int], ...]
     crawford_game: int | None
     winner: Side | None
+    """The match's winner by the rules, given only for a valid record that reaches the end."""
     complete: bool
+    """The record runs to the end of the match (for a money session: every game ends)."""
+    recorded_winner: Side | None = None
+    """Who the record says won the match (by its own results where checking stopped)."""
 
     def to_json(self) -> dict[str, Any]:
         return _dump_summary(self)
@@ -147,8 +151,20 @@ class MatchSummarySchema(Shape):
     players = fields.List(fields.String(), required=True)
     scores_after = fields.List(fields.List(fields.Integer()), required=True)
     crawford_game = fields.Integer(required=True, allow_none=True)
-    winner = fields.String(required=True, allow_none=True)
+    winner = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "by the rules; null unless the record is valid and complete"},
+    )
     complete = fields.Boolean(required=True)
+    recorded_winner = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the match's winner as the record tells it (its own results"
+            " where checking stopped at an error)"
+        },
+    )
 
 
 class VerdictSchema(Shape):

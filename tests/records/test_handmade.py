@@ -104,13 +104,14 @@ def test_illegal_play_in_game_two_stops_only_that_game() -> None:
     ]
     assert fields[6:] == ["1c", "5:1-0", "-"]
     # Game 1: Alice bears off both (Bob 13 off): single, 1. Game 2 stopped at the error, so
-    # the rules name no winner; its Wins line (Bob, 1) is recorded and the match score
-    # follows it. Game 3: Bob bears off (Alice 12 off): single, 1.
+    # the rules name no winner and it moves no score (issue 18); its Wins line (Bob, 1) is
+    # recorded, and game 3 starts from its score line, 1-1. Game 3: Bob bears off (Alice 12
+    # off): single, 1.
     assert outcome(game(verdict, 1)) == ("w", "bore_off", "single", 1)
     assert outcome(game(verdict, 2)) == (None, "unfinished", None, 0)
     assert game(verdict, 2)["recorded_points"] == 1
     assert outcome(game(verdict, 3)) == ("b", "bore_off", "single", 1)
-    assert verdict["match"]["scores_after"] == [[1, 0], [1, 1], [1, 2]]
+    assert verdict["match"]["scores_after"] == [[1, 0], [1, 0], [1, 2]]
     assert verdict["match"]["winner"] is None
 
 
@@ -135,8 +136,12 @@ def test_double_in_the_crawford_game_is_illegal_and_fine_after_it() -> None:
     assert third["errors"] == [] and third["warnings"] == []
     assert outcome(third) == ("b", "bore_off", "single", 2)
     assert (third["cube"], third["cube_owner"]) == (2, "w")
-    assert verdict["match"]["scores_after"] == [[2, 0], [2, 1], [2, 3]]
-    assert verdict["match"]["winner"] == "b"
+    # Game 2 stopped at its error: it moves no score; game 3 starts from its score line, 2-1.
+    assert verdict["match"]["scores_after"] == [[2, 0], [2, 0], [2, 3]]
+    # The record runs to the end, but it is invalid: the rules name no winner of the match,
+    # the record says Bob won it (issue 18).
+    assert verdict["match"]["winner"] is None
+    assert verdict["match"]["recorded_winner"] == "b"
     assert verdict["match"]["complete"] is True
 
 
@@ -148,6 +153,7 @@ def test_without_the_crawford_rule_the_same_double_is_legal() -> None:
     assert verdict["match"]["crawford_game"] is None
     assert outcome(game(verdict, 2)) == ("b", "drop", None, 1)
     assert verdict["match"]["scores_after"] == [[2, 0], [2, 1], [2, 3]]
+    assert verdict["match"]["winner"] == verdict["match"]["recorded_winner"] == "b"
 
 
 # -- 3. a take without a double -----------------------------------------------------------
@@ -270,7 +276,8 @@ def test_condoned_play_stands_and_later_plays_are_judged_from_it() -> None:
     assert sorted(error["alternatives"]) == ["5/3 3/2", "6/4 4/3", "6/4 5/4"]
     assert outcome(game(verdict, 1)) == ("w", "bore_off", "single", 1)
     assert game(verdict, 1)["result_mismatch"] is None
-    assert verdict["match"]["scores_after"] == [[1, 0], [2, 0], [3, 0]]
+    # games 2 and 3 stop at an impossible play (below): they move no score (issue 18)
+    assert verdict["match"]["scores_after"] == [[1, 0], [1, 0], [2, 0]]
 
 
 @pytest.mark.parametrize(
