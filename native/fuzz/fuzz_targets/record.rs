@@ -5,10 +5,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use nardy_native::board::{Layout, CELLS};
-use nardy_native::record::{read_record, ReadLimits};
-use nardy_native::record_game::{check_game, Cube, GameStart, MatchRules};
-use nardy_native::variants::{JudgeMode, PlayOptions, Variant};
+use nardy_native::adjudication::game::{check_game, GameStart, MatchRules};
+use nardy_native::notation::mat_reader::{read_record, ReadLimits};
+use nardy_native::rules::board::{Board, Layout, CELLS};
+use nardy_native::rules::cube::Cube;
+use nardy_native::rules::options::{DrawScoring, JudgeMode, Options, PlayOptions};
+use nardy_native::rules::variants::Variant;
 
 const LIMITS: ReadLimits = ReadLimits {
     games: 100,
@@ -31,27 +33,29 @@ fuzz_target!(|data: &[u8]| {
     let Ok(record) = read_record(text, LIMITS) else {
         return;
     };
-    let rules = MatchRules {
-        variant: Variant::Backgammon,
+    let options = Options {
         play: PlayOptions::default(),
         judge: JudgeMode::Position,
         cube: true,
         crawford: true,
         beavers: true,
         cube_limit: 64,
-        money: true,
         draw_rule: false,
-        score_after_extra_turn: true,
+        draw_scoring: DrawScoring::AfterExtraTurn,
+    };
+    let rules = MatchRules {
+        variant: Variant::Backgammon,
+        options,
+        money: true,
         opening_doublets: false,
         hits_marked: record.hits_marked(),
     };
     let start = GameStart {
-        white: backgammon_start(),
-        black: backgammon_start(),
-        cube: Some(Cube {
-            value: 1,
-            owner: None,
-        }),
+        board: Board {
+            white: backgammon_start(),
+            black: backgammon_start(),
+        },
+        cube: Some(Cube::centred(1)),
         turn: None,
         from_start: true,
         crawford_game: false,
