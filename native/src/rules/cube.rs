@@ -20,7 +20,8 @@ impl Cube {
     }
 }
 
-/// Why a cube action is illegal (the Python engine's `CubeRule`).
+/// Why a cube action is illegal (the Python engine's `CubeRule`, less `auto_doubles`: the
+/// Python engine checks a game's starting cube).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CubeRule {
     NoCube,
@@ -34,25 +35,6 @@ pub enum CubeRule {
     BeaverNotAllowed,
     NoBeaverPending,
     AnswerRequired,
-}
-
-impl CubeRule {
-    /// The stable code the Python engine gives the same problem.
-    pub fn code(self) -> &'static str {
-        match self {
-            CubeRule::NoCube => "no_cube",
-            CubeRule::CrawfordGame => "crawford_game",
-            CubeRule::NotCubeOwner => "not_cube_owner",
-            CubeRule::NotBeforeRoll => "not_before_roll",
-            CubeRule::CubeLimit => "cube_limit",
-            CubeRule::WrongCubeValue => "wrong_cube_value",
-            CubeRule::NoDoublePending => "no_double_pending",
-            CubeRule::NotDoubledSide => "not_doubled_side",
-            CubeRule::BeaverNotAllowed => "beaver_not_allowed",
-            CubeRule::NoBeaverPending => "no_beaver_pending",
-            CubeRule::AnswerRequired => "answer_required",
-        }
-    }
 }
 
 /// The facts about the game that decide whether a cube action is allowed.
