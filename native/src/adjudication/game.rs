@@ -124,28 +124,19 @@ impl Checker<'_> {
                 lawful(flow.answer_problem(side))?;
                 flow.dropped()
             }
-            Action::Win { value, .. } => {
-                // A Wins line before any other ending: the game is given up (Python writes
-                // the line itself).
-                self.flow = flow.resigned(side, *value);
-                return Some(());
-            }
+            // A Wins line before any other ending: the game is given up.
+            Action::Win { value, .. } => flow.resigned(side, *value),
             Action::Loss => return None,
         };
-        self.write(side, || match &cell.action {
-            Action::Double { value } => format!(" Doubles => {value}"),
-            Action::Beaver { value } => format!(" Beavers => {value}"),
-            Action::Raccoon { value } => format!(" Raccoons => {value}"),
-            Action::Take => " Takes".to_owned(),
-            _ => " Drops".to_owned(),
-        });
+        self.write(side, || cube_text(&cell.action));
         Some(())
     }
 
-    /// Keep the canonical text of a cell of `side`, when the canonical record is wanted.
-    fn write(&mut self, side: Side, text: impl FnOnce() -> String) {
+    /// Keep the canonical text of a cell of `side` (if it has one here), when the
+    /// canonical record is wanted.
+    fn write(&mut self, side: Side, text: impl FnOnce() -> Option<String>) {
         if let Some(cells) = &mut self.cells {
-            cells.push((side, text()));
+            cells.extend(text().map(|text| (side, text)));
         }
     }
 
@@ -196,7 +187,7 @@ impl Checker<'_> {
         let literal = self.rules.options.judge == JudgeMode::Sequence;
         self.write(side, || {
             let moves = play_moves(&accepted.steps, literal);
-            format_play(&moves, Some((dice.high, dice.low)))
+            Some(format_play(&moves, Some((dice.high, dice.low))))
         });
         let board = Board::from_sides(side, accepted.mine, accepted.theirs);
         self.flow = self.flow.played(side, board);
@@ -228,6 +219,19 @@ impl Checker<'_> {
             .any(|(steps, pair)| steps[0].hit && pair[0] == pair[1]);
         group_warns || (hidden && unmarked)
     }
+}
+
+/// The canonical text of a cube cell as `mat_writer` lays it out (None for the others: the
+/// Python side writes the `Wins` lines).
+fn cube_text(action: &Action) -> Option<String> {
+    Some(match action {
+        Action::Double { value } => format!(" Doubles => {value}"),
+        Action::Beaver { value } => format!(" Beavers => {value}"),
+        Action::Raccoon { value } => format!(" Raccoons => {value}"),
+        Action::Take => " Takes".to_owned(),
+        Action::Drop => " Drops".to_owned(),
+        _ => return None,
+    })
 }
 
 /// `Some(())` when the rules find no problem: a problem leaves the game to Python, which
