@@ -52,10 +52,16 @@ fn backgammon(rules: GameRules) -> GameFlow {
 /// Backgammon after White's opening 3-1, played (the board does not matter to the cube):
 /// Black is to roll.
 fn black_to_roll(rules: GameRules) -> GameFlow {
-    backgammon(rules)
-        .opened(3, 1)
-        .unwrap()
-        .played(W, backgammon_board())
+    let mut flow = backgammon(rules);
+    flow.opened(3, 1).unwrap();
+    flow.played(W, backgammon_board());
+    flow
+}
+
+/// `flow` after `step` (the state before stays as it was: a flow is a `Copy` value).
+fn after(mut flow: GameFlow, step: impl FnOnce(&mut GameFlow)) -> GameFlow {
+    step(&mut flow);
+    flow
 }
 
 fn owned(value: u64, owner: Side) -> Option<Cube> {
@@ -69,7 +75,8 @@ fn owned(value: u64, owner: Side) -> Option<Cube> {
 
 #[test]
 fn backgammon_opening_dice_are_the_starters_first_roll() {
-    let flow = backgammon(money(options())).opened(3, 5).unwrap(); // Black's 5 beats 3
+    let mut flow = backgammon(money(options()));
+    flow.opened(3, 5).unwrap(); // Black's 5 beats White's 3
     let position = flow.position;
     assert_eq!(
         (position.turn, position.phase, position.dice),
@@ -89,9 +96,8 @@ fn a_nardy_starter_rolls_afresh() {
         white: start,
         black: start,
     };
-    let flow = GameFlow::start(rules, board, None, None)
-        .opened(6, 2)
-        .unwrap();
+    let mut flow = GameFlow::start(rules, board, None, None);
+    flow.opened(6, 2).unwrap();
     let position = flow.position;
     assert_eq!(
         (position.turn, position.phase, position.dice),
@@ -102,15 +108,16 @@ fn a_nardy_starter_rolls_afresh() {
 
 #[test]
 fn opening_dice_are_one_to_six() {
-    assert_eq!(
-        backgammon(money(options())).opened(7, 2),
-        Err(Error::InvalidDice(7, 2))
-    );
+    let mut flow = backgammon(money(options()));
+    assert_eq!(flow.opened(7, 2), Err(Error::InvalidDice(7, 2)));
+    assert_eq!(flow, backgammon(money(options())));
 }
 
 #[test]
 fn the_first_to_play_is_the_first_mover_when_the_start_names_nobody() {
-    let flow = backgammon(money(options())).played(B, backgammon_board());
+    let flow = after(backgammon(money(options())), |f| {
+        f.played(B, backgammon_board())
+    });
     assert_eq!(flow.first_mover, Some(B));
     assert_eq!(
         (flow.position.turn, flow.position.phase),
@@ -126,8 +133,8 @@ fn the_first_to_play_is_the_first_mover_when_the_start_names_nobody() {
     assert_eq!(named.first_mover, Some(W));
     // A roll makes its roller the first mover only when nobody has moved yet.
     let dice = Dice::new(4, 2).unwrap();
-    assert_eq!(named.rolled(B, dice).first_mover, Some(W));
-    let rolled = backgammon(money(options())).rolled(B, dice);
+    assert_eq!(after(named, |f| f.rolled(B, dice)).first_mover, Some(W));
+    let rolled = after(backgammon(money(options())), |f| f.rolled(B, dice));
     assert_eq!(rolled.first_mover, Some(B));
     assert_eq!(
         (
@@ -147,7 +154,7 @@ fn double_take_and_the_doubler_rolls_next_owning_nothing() {
     assert_eq!(flow.position.turn, Some(B));
     assert_eq!(flow.double_problem(B, None), None);
     assert_eq!(flow.double_problem(W, None), Some(CubeRule::NotBeforeRoll)); // not his turn
-    let offered = flow.doubled(B);
+    let offered = after(flow, |f| f.doubled(B));
     assert_eq!(
         (offered.position.turn, offered.position.phase),
         (Some(W), Phase::Doubled)
@@ -156,14 +163,14 @@ fn double_take_and_the_doubler_rolls_next_owning_nothing() {
     assert_eq!(offered.stake().standing, Some(Cube::centred(1))); // the stake is still 1
     assert!(offered.stake().doubled);
     assert_eq!(offered.answer_problem(B), Some(CubeRule::NotDoubledSide));
-    let taken = offered.taken(W);
+    let taken = after(offered, |f| f.taken(W));
     assert_eq!(
         (taken.position.turn, taken.position.phase, taken.cube.cube),
         (Some(B), Phase::Roll, owned(2, W))
     );
     assert_eq!(taken.double_problem(B, None), Some(CubeRule::NotCubeOwner));
     // Once Black has played, White may redouble to 4, and only to 4.
-    let white_to_roll = taken.played(B, backgammon_board());
+    let white_to_roll = after(taken, |f| f.played(B, backgammon_board()));
     assert_eq!(white_to_roll.double_problem(W, Some(4)), None);
     assert_eq!(
         white_to_roll.double_problem(W, Some(8)),
@@ -177,10 +184,10 @@ fn the_cube_limit_stops_a_redouble() {
         cube_limit: 2,
         ..options()
     });
-    let flow = black_to_roll(limited)
-        .doubled(B)
-        .taken(W)
-        .played(B, backgammon_board());
+    let mut flow = black_to_roll(limited);
+    flow.doubled(B);
+    flow.taken(W);
+    flow.played(B, backgammon_board());
     assert_eq!(flow.double_problem(W, None), Some(CubeRule::CubeLimit));
 }
 
@@ -190,9 +197,9 @@ fn a_beaver_is_answered_by_the_doubler_and_its_maker_keeps_the_cube() {
         beavers: true,
         ..options()
     });
-    let offered = black_to_roll(rules).doubled(B);
+    let offered = after(black_to_roll(rules), |f| f.doubled(B));
     assert_eq!(offered.beaver_problem(W, Some(4), false), None);
-    let beavered = offered.beavered(W);
+    let beavered = after(offered, |f| f.beavered(W));
     // White owns the 2-cube he accepted and offers 4 (state d shows the value offered).
     assert_eq!(beavered.position.turn, Some(B));
     assert_eq!(beavered.cube.shown(), owned(4, W));
@@ -203,12 +210,12 @@ fn a_beaver_is_answered_by_the_doubler_and_its_maker_keeps_the_cube() {
         beavered.implied_take_problem(W),
         Some(CubeRule::AnswerRequired)
     );
-    let taken = beavered.taken(B);
+    let taken = after(beavered, |f| f.taken(B));
     assert_eq!(
         (taken.cube.cube, taken.position.turn, taken.position.phase),
         (owned(4, W), Some(B), Phase::Roll)
     );
-    let dropped = beavered.dropped();
+    let dropped = after(beavered, GameFlow::dropped);
     assert_eq!(dropped.ending, Some(Ending::Drop { winner: W }));
     assert_eq!(
         (dropped.position.turn, dropped.position.phase),
@@ -224,13 +231,16 @@ fn a_raccoon_goes_back_to_the_beavers_maker() {
         beavers: true,
         ..options()
     });
-    let beavered = black_to_roll(rules).doubled(B).beavered(W);
+    let beavered = after(black_to_roll(rules), |f| {
+        f.doubled(B);
+        f.beavered(W);
+    });
     assert_eq!(beavered.beaver_problem(B, Some(8), true), None);
-    let raccooned = beavered.beavered(B);
+    let raccooned = after(beavered, |f| f.beavered(B));
     assert_eq!(raccooned.position.turn, Some(W));
     assert_eq!(raccooned.cube.shown(), owned(8, B));
     // Taken by White: Black keeps the 8-cube and, the original doubler, rolls.
-    let taken = raccooned.taken(W);
+    let taken = after(raccooned, |f| f.taken(W));
     assert_eq!(
         (taken.cube.cube, taken.position.turn),
         (owned(8, B), Some(B))
@@ -239,12 +249,15 @@ fn a_raccoon_goes_back_to_the_beavers_maker() {
 
 #[test]
 fn dropping_a_double_gives_the_doubler_the_cube_before_it() {
-    let dropped = black_to_roll(money(options())).doubled(B).dropped();
+    let dropped = after(black_to_roll(money(options())), |f| {
+        f.doubled(B);
+        f.dropped();
+    });
     assert_eq!(dropped.ending, Some(Ending::Drop { winner: B }));
     assert_eq!(dropped.stake().standing, Some(Cube::centred(1)));
     // Nothing pending: nothing to drop.
     let flow = black_to_roll(money(options()));
-    assert_eq!(flow.dropped(), flow);
+    assert_eq!(after(flow, GameFlow::dropped), flow);
 }
 
 #[test]
@@ -313,7 +326,9 @@ fn end_game(draw_rule: bool, draw_scoring: DrawScoring, first_mover: Side) -> Ga
 
 #[test]
 fn bearing_off_the_last_checker_ends_the_game() {
-    let flow = end_game(false, DrawScoring::AfterExtraTurn, W).played(W, white_done());
+    let flow = after(end_game(false, DrawScoring::AfterExtraTurn, W), |f| {
+        f.played(W, white_done())
+    });
     assert_eq!(
         flow.ending,
         Some(Ending::BoreOff {
@@ -330,7 +345,9 @@ fn bearing_off_the_last_checker_ends_the_game() {
 
 #[test]
 fn the_draw_rule_gives_the_second_mover_an_extra_turn_and_a_draw() {
-    let finished = end_game(true, DrawScoring::AfterExtraTurn, W).played(W, white_done());
+    let finished = after(end_game(true, DrawScoring::AfterExtraTurn, W), |f| {
+        f.played(W, white_done())
+    });
     assert_eq!(finished.ending, None);
     assert_eq!(finished.extra_turn_for, Some(B));
     assert_eq!(finished.finish_board, Some(white_done()));
@@ -338,15 +355,20 @@ fn the_draw_rule_gives_the_second_mover_an_extra_turn_and_a_draw() {
         (finished.position.turn, finished.position.phase),
         (Some(B), Phase::Roll)
     );
-    let drawn = finished.played(B, black_done());
+    let drawn = after(finished, |f| f.played(B, black_done()));
     assert_eq!(drawn.ending, Some(Ending::Draw));
-    assert_eq!(drawn.position.phase, Phase::End);
+    assert_eq!(
+        (drawn.position.phase, drawn.position.board),
+        (Phase::End, black_done())
+    );
 }
 
 #[test]
 fn no_extra_turn_for_the_first_mover() {
     // Black moved first, White finishes: White simply wins (RULES.md §10).
-    let flow = end_game(true, DrawScoring::AfterExtraTurn, B).played(W, white_done());
+    let flow = after(end_game(true, DrawScoring::AfterExtraTurn, B), |f| {
+        f.played(W, white_done())
+    });
     assert_eq!(
         flow.ending,
         Some(Ending::BoreOff {
@@ -359,7 +381,9 @@ fn no_extra_turn_for_the_first_mover() {
 #[test]
 fn no_extra_turn_for_a_side_already_off() {
     // A board where both sides are off (as an edit can set it): the finisher wins at once.
-    let flow = end_game(true, DrawScoring::AfterExtraTurn, W).played(W, black_done());
+    let flow = after(end_game(true, DrawScoring::AfterExtraTurn, W), |f| {
+        f.played(W, black_done())
+    });
     assert_eq!(
         flow.ending,
         Some(Ending::BoreOff {
@@ -377,8 +401,9 @@ fn a_missed_extra_turn_scores_the_finisher_on_the_board_the_option_names() {
         (DrawScoring::AfterExtraTurn, black_one_left()),
         (DrawScoring::AtFinish, white_done()),
     ] {
-        let finished = end_game(true, scoring, W).played(W, white_done());
-        let flow = finished.played(B, black_one_left());
+        let mut flow = end_game(true, scoring, W);
+        flow.played(W, white_done());
+        flow.played(B, black_one_left());
         assert_eq!(
             flow.ending,
             Some(Ending::BoreOff {
@@ -393,8 +418,9 @@ fn a_missed_extra_turn_scores_the_finisher_on_the_board_the_option_names() {
 
 #[test]
 fn a_resignation_ends_the_game_on_its_board() {
-    let flow = backgammon(money(options())).opened(3, 1).unwrap();
-    let resigned = flow.resigned(B, 2);
+    let mut flow = backgammon(money(options()));
+    flow.opened(3, 1).unwrap();
+    let resigned = after(flow, |f| f.resigned(B, 2));
     assert_eq!(
         resigned.ending,
         Some(Ending::Resigned {

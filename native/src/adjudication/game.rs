@@ -101,33 +101,33 @@ impl Checker<'_> {
             return matches!(cell.action, Action::Win { .. }).then_some(());
         }
         let side = cell.side;
-        let flow = self.flow;
-        self.flow = match &cell.action {
+        let flow = &mut self.flow;
+        match &cell.action {
             Action::Roll { dice, play } => return self.roll(side, *dice, play, opening),
             Action::Double { value } => {
                 lawful(flow.double_problem(side, Some(*value)))?;
-                flow.doubled(side)
+                flow.doubled(side);
             }
             Action::Beaver { value } => {
                 lawful(flow.beaver_problem(side, Some(*value), false))?;
-                flow.beavered(side)
+                flow.beavered(side);
             }
             Action::Raccoon { value } => {
                 lawful(flow.beaver_problem(side, Some(*value), true))?;
-                flow.beavered(side)
+                flow.beavered(side);
             }
             Action::Take => {
                 lawful(flow.answer_problem(side))?;
-                flow.taken(side)
+                flow.taken(side);
             }
             Action::Drop => {
                 lawful(flow.answer_problem(side))?;
-                flow.dropped()
+                flow.dropped();
             }
             // A Wins line before any other ending: the game is given up.
             Action::Win { value, .. } => flow.resigned(side, *value),
             Action::Loss => return None,
-        };
+        }
         self.write(side, || cube_text(&cell.action));
         Some(())
     }
@@ -151,7 +151,8 @@ impl Checker<'_> {
     ) -> Option<()> {
         if self.flow.cube.offer.is_some() {
             lawful(self.flow.implied_take_problem(side))?;
-            self.flow = self.flow.taken(self.flow.position.turn.unwrap_or(side));
+            let taker = self.flow.position.turn.unwrap_or(side);
+            self.flow.taken(taker);
         }
         if self.flow.position.turn.is_some_and(|turn| turn != side) {
             return None;
@@ -190,7 +191,7 @@ impl Checker<'_> {
             Some(format_play(&moves, Some((dice.high, dice.low))))
         });
         let board = Board::from_sides(side, accepted.mine, accepted.theirs);
-        self.flow = self.flow.played(side, board);
+        self.flow.played(side, board);
         Some(())
     }
 

@@ -2,9 +2,11 @@
 //! `GameFlow`: one game's state and every transition to the next state or to the game's
 //! ending.
 //!
-//! Each transition is a pure method returning the next `GameFlow`; a finished game carries
-//! its `ending` and a position in phase `End`. Whether an action is allowed is asked first
-//! (the `*_problem` methods); the transitions themselves check nothing. The native core
+//! Each transition moves the flow on in place (the Python twin returns a new frozen object;
+//! a `GameFlow` is a plain `Copy` value, so a caller keeps the state before by copying it);
+//! a finished game carries its `ending` and a position in phase `End`. Whether an action is
+//! allowed is asked first (the `*_problem` methods); the transitions themselves check
+//! nothing. The native core
 //! does not score: an `Ending` says how the game ended (with the board a bear-off is scored
 //! on) and `stake` what it was played for, and the Python engine scores that.
 
@@ -38,13 +40,14 @@ pub struct Position {
 }
 
 impl Position {
-    fn moved_on(self, board: Board, turn: Option<Side>, phase: Phase) -> Position {
-        Position {
+    /// The play is over: `board`, with `turn` to act in `phase` (no dice yet).
+    fn moved_on(&mut self, board: Board, turn: Option<Side>, phase: Phase) {
+        *self = Position {
             board,
             turn,
             phase,
             dice: None,
-        }
+        };
     }
 }
 
@@ -156,47 +159,34 @@ impl GameFlow {
     /// The opening throw (`white` ≠ `black`): the higher die moves first. Where the variant
     /// forbids an opening doublet the two dice are his first roll (RULES.md 14.2);
     /// otherwise he rolls afresh (3.1).
-    pub fn opened(self, white: u8, black: u8) -> Result<GameFlow, Error> {
+    pub fn opened(&mut self, white: u8, black: u8) -> Result<(), Error> {
         let dice = Dice::new(white, black)?;
         let starter = if white > black {
             Side::White
         } else {
             Side::Black
         };
-        let flow = GameFlow {
-            position: Position {
-                turn: Some(starter),
-                ..self.position
-            },
-            first_mover: Some(starter),
-            ..self
-        };
-        Ok(if self.rules.opening_doublets {
-            flow
-        } else {
-            flow.rolled(starter, dice)
-        })
+        self.position.turn = Some(starter);
+        self.first_mover = Some(starter);
+        if !self.rules.opening_doublets {
+            self.rolled(starter, dice);
+        }
+        Ok(())
     }
 
     // -- turns --------------------------------------------------------------------------
 
     /// `side` rolled `dice` and must play them.
-    pub fn rolled(self, side: Side, dice: Dice) -> GameFlow {
-        GameFlow {
-            position: Position {
-                turn: Some(side),
-                phase: Phase::Move,
-                dice: Some(dice),
-                ..self.position
-            },
-            first_mover: self.first_mover.or(Some(side)),
-            ..self
-        }
+    pub fn rolled(&mut self, side: Side, dice: Dice) {
+        self.position.turn = Some(side);
+        self.position.phase = Phase::Move;
+        self.position.dice = Some(dice);
+        self.first_mover = self.first_mover.or(Some(side));
     }
 
     /// `side` played to `board`: the next turn, the draw rule's extra turn, or the end (a
     /// bear-off or, after the extra turn, a draw; RULES.md §9-11).
-    pub fn played(self, side: Side, board: Board) -> GameFlow {
+    pub fn played(&mut self, side: Side, board: Board) {
         let first_mover = self.first_mover.unwrap_or(side);
         let finished = board.borne_off(side) == CHECKERS;
         if self.extra_turn_for == Some(side) {
@@ -208,15 +198,12 @@ impl GameFlow {
                 _ => board,
             };
             let winner = side.other();
-            return self.ended_on(
-                Ending::BoreOff {
-                    winner,
-                    board: scored,
-                },
-                board,
-            );
+            let ending = Ending::BoreOff {
+                winner,
+                board: scored,
+            };
+            return self.ended_on(ending, board);
         }
-        let (mut extra_turn_for, mut finish_board) = (self.extra_turn_for, self.finish_board);
         if finished {
             let opponent_done = board.borne_off(side.other()) == CHECKERS;
             if !(self.rules.options.draw_rule && side == first_mover && !opponent_done) {
@@ -228,93 +215,68 @@ impl GameFlow {
                     board,
                 );
             }
-            (extra_turn_for, finish_board) = (Some(side.other()), Some(board));
+            self.extra_turn_for = Some(side.other());
+            self.finish_board = Some(board);
         }
-        GameFlow {
-            position: self
-                .position
-                .moved_on(board, Some(side.other()), Phase::Roll),
-            first_mover: Some(first_mover),
-            extra_turn_for,
-            finish_board,
-            ..self
-        }
+        self.position
+            .moved_on(board, Some(side.other()), Phase::Roll);
+        self.first_mover = Some(first_mover);
     }
 
     // -- the cube (RULES.md 14.5-14.6) --------------------------------------------------
 
     /// `side` offers a double; the other side must answer.
-    pub fn doubled(self, side: Side) -> GameFlow {
-        self.offered(self.cube.after_double(side), side.other())
+    pub fn doubled(&mut self, side: Side) {
+        self.offered(self.cube.after_double(side), side.other());
     }
 
-    /// `side` beavers (or raccoons) the pending offer; its maker must answer (unchanged
-    /// when nothing is pending).
-    pub fn beavered(self, side: Side) -> GameFlow {
-        match self.cube.offer {
-            Some(offer) => self.offered(self.cube.after_beaver(side), offer.by),
-            None => self,
+    /// `side` beavers (or raccoons) the pending offer; its maker must answer (nothing
+    /// changes when nothing is pending).
+    pub fn beavered(&mut self, side: Side) {
+        if let Some(offer) = self.cube.offer {
+            self.offered(self.cube.after_beaver(side), offer.by);
         }
     }
 
     /// A new offer stands; `answering` is to answer it.
-    fn offered(self, cube: CubeState, answering: Side) -> GameFlow {
-        GameFlow {
-            position: Position {
-                turn: Some(answering),
-                phase: Phase::Doubled,
-                ..self.position
-            },
-            cube,
-            ..self
-        }
+    fn offered(&mut self, cube: CubeState, answering: Side) {
+        self.cube = cube;
+        self.position.turn = Some(answering);
+        self.position.phase = Phase::Doubled;
     }
 
     /// The pending offer is taken: the original doubler rolls next.
-    pub fn taken(self, taker: Side) -> GameFlow {
-        let roller = self
-            .cube
-            .offer
-            .map(|offer| offer.roller)
-            .or(self.position.turn);
-        GameFlow {
-            position: Position {
-                turn: roller,
-                phase: Phase::Roll,
-                ..self.position
-            },
-            cube: self.cube.after_take(taker),
-            ..self
+    pub fn taken(&mut self, taker: Side) {
+        if let Some(offer) = self.cube.offer {
+            self.position.turn = Some(offer.roller);
         }
+        self.position.phase = Phase::Roll;
+        self.cube = self.cube.after_take(taker);
     }
 
-    /// The pending offer is dropped: its maker wins the cube before it (unchanged when
-    /// nothing is pending).
-    pub fn dropped(self) -> GameFlow {
-        match self.cube.drop_winner() {
-            Some(winner) => self.ended(Ending::Drop { winner }),
-            None => self,
+    /// The pending offer is dropped: its maker wins the cube before it (nothing changes
+    /// when nothing is pending).
+    pub fn dropped(&mut self) {
+        if let Some(winner) = self.cube.drop_winner() {
+            self.ended(Ending::Drop { winner });
         }
     }
 
     // -- other ends ---------------------------------------------------------------------
 
     /// The game is given up for `points` (a `Wins N` line).
-    pub fn resigned(self, winner: Side, points: u64) -> GameFlow {
-        self.ended(Ending::Resigned { winner, points })
+    pub fn resigned(&mut self, winner: Side, points: u64) {
+        self.ended(Ending::Resigned { winner, points });
     }
 
     /// The game is over with `ending`, on the board as it stands.
-    pub fn ended(self, ending: Ending) -> GameFlow {
+    pub fn ended(&mut self, ending: Ending) {
         let board = self.position.board;
-        self.ended_on(ending, board)
+        self.ended_on(ending, board);
     }
 
-    fn ended_on(self, ending: Ending, board: Board) -> GameFlow {
-        GameFlow {
-            position: self.position.moved_on(board, None, Phase::End),
-            ending: Some(ending),
-            ..self
-        }
+    fn ended_on(&mut self, ending: Ending, board: Board) {
+        self.position.moved_on(board, None, Phase::End);
+        self.ending = Some(ending);
     }
 }
