@@ -6,9 +6,10 @@
 //! a `GameFlow` is a plain `Copy` value, so a caller keeps the state before by copying it);
 //! a finished game carries its `ending` and a position in phase `End`. Whether an action is
 //! allowed is asked first (the `*_problem` methods); the transitions themselves check
-//! nothing. The native core
-//! does not score: an `Ending` says how the game ended (with the board a bear-off is scored
-//! on) and `stake` what it was played for, and the Python engine scores that.
+//! nothing. The native core does not score: an `Ending` says how the game ended (with the
+//! board a bear-off is scored on) and `stake` what it was played for, and the Python engine
+//! scores that. Not mirrored, as the native core never meets them: the opening tie's
+//! automatic doubles, board edits and timeouts (Python checks those games).
 
 use crate::error::Error;
 use crate::rules::board::{Board, Dice};
