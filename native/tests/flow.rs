@@ -324,18 +324,20 @@ fn end_game(draw_rule: bool, draw_scoring: DrawScoring, first_mover: Side) -> Ga
     }
 }
 
+/// White, on turn in `end_game`, plays to `board`.
+fn white_plays(draw_rule: bool, first_mover: Side, board: Board) -> GameFlow {
+    let flow = end_game(draw_rule, DrawScoring::AfterExtraTurn, first_mover);
+    after(flow, |f| f.played(W, board))
+}
+
+fn bore_off(winner: Side, board: Board) -> Option<Ending> {
+    Some(Ending::BoreOff { winner, board })
+}
+
 #[test]
 fn bearing_off_the_last_checker_ends_the_game() {
-    let flow = after(end_game(false, DrawScoring::AfterExtraTurn, W), |f| {
-        f.played(W, white_done())
-    });
-    assert_eq!(
-        flow.ending,
-        Some(Ending::BoreOff {
-            winner: W,
-            board: white_done()
-        })
-    );
+    let flow = white_plays(false, W, white_done());
+    assert_eq!(flow.ending, bore_off(W, white_done()));
     assert_eq!(
         (flow.position.turn, flow.position.phase),
         (None, Phase::End)
@@ -345,9 +347,7 @@ fn bearing_off_the_last_checker_ends_the_game() {
 
 #[test]
 fn the_draw_rule_gives_the_second_mover_an_extra_turn_and_a_draw() {
-    let finished = after(end_game(true, DrawScoring::AfterExtraTurn, W), |f| {
-        f.played(W, white_done())
-    });
+    let finished = white_plays(true, W, white_done());
     assert_eq!(finished.ending, None);
     assert_eq!(finished.extra_turn_for, Some(B));
     assert_eq!(finished.finish_board, Some(white_done()));
@@ -366,31 +366,15 @@ fn the_draw_rule_gives_the_second_mover_an_extra_turn_and_a_draw() {
 #[test]
 fn no_extra_turn_for_the_first_mover() {
     // Black moved first, White finishes: White simply wins (RULES.md §10).
-    let flow = after(end_game(true, DrawScoring::AfterExtraTurn, B), |f| {
-        f.played(W, white_done())
-    });
-    assert_eq!(
-        flow.ending,
-        Some(Ending::BoreOff {
-            winner: W,
-            board: white_done()
-        })
-    );
+    let flow = white_plays(true, B, white_done());
+    assert_eq!(flow.ending, bore_off(W, white_done()));
 }
 
 #[test]
 fn no_extra_turn_for_a_side_already_off() {
     // A board where both sides are off (as an edit can set it): the finisher wins at once.
-    let flow = after(end_game(true, DrawScoring::AfterExtraTurn, W), |f| {
-        f.played(W, black_done())
-    });
-    assert_eq!(
-        flow.ending,
-        Some(Ending::BoreOff {
-            winner: W,
-            board: black_done()
-        })
-    );
+    let flow = white_plays(true, W, black_done());
+    assert_eq!(flow.ending, bore_off(W, black_done()));
 }
 
 #[test]
@@ -404,14 +388,7 @@ fn a_missed_extra_turn_scores_the_finisher_on_the_board_the_option_names() {
         let mut flow = end_game(true, scoring, W);
         flow.played(W, white_done());
         flow.played(B, black_one_left());
-        assert_eq!(
-            flow.ending,
-            Some(Ending::BoreOff {
-                winner: W,
-                board: scored
-            }),
-            "{scoring:?}"
-        );
+        assert_eq!(flow.ending, bore_off(W, scored), "{scoring:?}");
         assert_eq!(flow.position.board, black_one_left());
     }
 }
