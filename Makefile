@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 NATIVE_STAMP := $(VENV)/.native-stamp
-NATIVE_SOURCES := $(wildcard native/Cargo.* native/pyproject.toml native/src/*.rs)
+NATIVE_SOURCES := $(wildcard native/Cargo.* native/pyproject.toml native/src/*.rs native/src/*/*.rs)
 HAVE_CARGO := $(shell command -v cargo 2>/dev/null)
 # Run once more under the Python engine (the whole suite runs under the default, native when built).
 ENGINE_TESTS := tests/rules tests/records tests/test_openspiel_corpus.py tests/test_cli.py \

@@ -1,26 +1,24 @@
-//! The native core of nardy-referee: the board, the three variants, legal-play enumeration,
-//! play judging and the record fast path (reading a `.mat` text, checking its games),
-//! step for step the same as the Python engine (`referee/rules`), which
-//! stays the reference and the fallback.
+//! The native core of nardy-referee, in the layers of the Python engine (which stays the
+//! reference and the fallback), each importing only those before it:
+//!
+//! - `error`, `vocabulary`: the caller's errors and the words every layer shares;
+//! - `notation`: play texts and the `.mat` record reader (pure syntax, no rules);
+//! - `rules`: the board, the variants and options, legal plays, judging, the cube and the
+//!   game flow (no notation);
+//! - `bridge`: a play's steps as written moves and canonical text;
+//! - `adjudication`: one record game checked by driving the game flow;
+//! - `py` (feature `python`): the Python module `nardy_native`.
+//!
+//! `tests/layers.rs` holds the order and the absence of import cycles.
 
-pub mod board;
+pub mod adjudication;
+pub mod bridge;
 pub mod error;
-pub mod judge;
-pub mod movegen;
 pub mod notation;
-pub mod record;
-pub mod record_game;
-pub mod record_play;
-pub mod variants;
+pub mod rules;
+pub mod vocabulary;
 
 #[cfg(feature = "python")]
-mod python;
-#[cfg(feature = "python")]
-mod python_record;
+mod py;
 
 pub use error::Error;
-
-#[cfg(test)]
-mod tests;
-#[cfg(test)]
-mod tests_record;

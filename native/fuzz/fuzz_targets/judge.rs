@@ -5,13 +5,14 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use nardy_native::board::{Dice, Layout, Play, BAR, CELLS, CHECKERS, OFF};
-use nardy_native::judge::{Judge, WrittenMove};
-use nardy_native::movegen::legal_plays;
-use nardy_native::variants::{
-    BlockRule, BlockTiming, FirstTurnScope, HeadException, JudgeMode, PlayOptions, TurnRules,
-    Variant,
+use nardy_native::rules::board::{Dice, Layout, Play, CELLS};
+use nardy_native::rules::judge::Judge;
+use nardy_native::rules::movegen::legal_plays;
+use nardy_native::rules::options::{
+    BlockRule, BlockTiming, FirstTurnScope, HeadException, JudgeMode, PlayOptions,
 };
+use nardy_native::rules::variants::{TurnRules, Variant};
+use nardy_native::vocabulary::{WrittenMove, BAR, CHECKERS, OFF};
 
 /// The fuzzer's bytes, read one at a time (zeros once they run out).
 struct Input<'a>(std::slice::Iter<'a, u8>);

@@ -1,27 +1,18 @@
-//! The Python module `nardy_native`: plain values in, plain values out; the Python engine
-//! builds its own objects from them.
+//! The rules' questions for the Python engine: the legal plays of a turn, the judgement of
+//! a written play, a turn's head limits, and a play's canonical text.
 
-// PyO3 0.22's `#[pyfunction]` expansion converts `PyErr` into itself, which this clippy
-// reports at the signature; the code written here has no such conversion.
-#![allow(clippy::useless_conversion)]
-
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyBytes, PyTuple};
 
-use crate::board::{layout_from_slice, Dice, Layout, Play, Step, CELLS};
-use crate::judge::{Judge, WrittenMove};
-use crate::movegen;
-use crate::notation;
-use crate::variants::{BlockCheck, JudgeMode, PlayOptions, TurnRules, Variant};
-use crate::Error;
-
-impl From<Error> for PyErr {
-    fn from(error: Error) -> PyErr {
-        PyValueError::new_err(error.to_string())
-    }
-}
+use crate::bridge;
+use crate::error::Error;
+use crate::rules::board::{layout_from_slice, Dice, Layout, Play, Step, CELLS};
+use crate::rules::judge::Judge;
+use crate::rules::movegen;
+use crate::rules::options::{JudgeMode, PlayOptions};
+use crate::rules::variants::{BlockCheck, TurnRules, Variant};
+use crate::vocabulary::WrittenMove;
 
 type StepTuple = (u8, u8, u8, bool);
 type PlayTuple<'py> = (
@@ -170,7 +161,7 @@ fn judge<'py>(
     let Some(accepted) = judge.accept(&moves, canonical) else {
         return Ok(None);
     };
-    let marks = moves.iter().any(|m| m.mark) || accepted.played.iter().any(|s| s.hit);
+    let marks = accepted.marks_anything(&moves);
     Ok(Some((
         layout_tuple(py, &accepted.mine),
         layout_tuple(py, &accepted.theirs),
@@ -219,16 +210,14 @@ fn play_text(steps: Vec<StepTuple>, literal: bool) -> String {
         .into_iter()
         .map(|(from, to, die, hit)| Step { from, to, die, hit })
         .collect();
-    notation::play_text(&steps, literal)
+    bridge::play_text(&steps, literal)
 }
 
-#[pymodule]
-fn nardy_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
-    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+/// Registers the rules' functions in the module.
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(legal_plays, module)?)?;
     module.add_function(wrap_pyfunction!(judge, module)?)?;
     module.add_function(wrap_pyfunction!(turn_facts, module)?)?;
     module.add_function(wrap_pyfunction!(play_text, module)?)?;
-    crate::python_record::register(module)?;
     Ok(())
 }

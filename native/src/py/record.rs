@@ -2,17 +2,18 @@
 //! record's `check_game` checks one game from the start Python gives it. Plain values in,
 //! plain values out; Python builds the verdict (and scores each ending) from them.
 
-// PyO3 0.22's `#[pyfunction]` expansion converts `PyErr` into itself, which this clippy
-// reports at the signature; the code written here has no such conversion.
-#![allow(clippy::useless_conversion)]
-
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::board::{layout_from_slice, Layout};
-use crate::record::{self, Action, Declined, ReadLimits, RecordText, Side};
-use crate::record_game::{check_game, Cube, Ending, GameStart, MatchRules};
-use crate::variants::{PlayOptions, Variant};
+use crate::adjudication::game::{check_game, GameStart, MatchRules};
+use crate::notation::mat_reader::{self, Declined, ReadLimits};
+use crate::notation::record::{Action, RecordText};
+use crate::rules::board::{layout_from_slice, Board, Layout};
+use crate::rules::cube::Cube;
+use crate::rules::flow::Ending;
+use crate::rules::options::{DrawScoring, Options, PlayOptions};
+use crate::rules::variants::Variant;
+use crate::vocabulary::Side;
 
 /// A record the native reader read: its comments, match length and games.
 #[pyclass(frozen, module = "nardy_native")]
@@ -97,18 +98,26 @@ impl PyMatchRules {
             block_rule: block_rule.parse()?,
             block_timing: block_timing.parse()?,
         };
+        let draw_scoring = if score_after_extra_turn {
+            DrawScoring::AfterExtraTurn
+        } else {
+            DrawScoring::AtFinish
+        };
+        let options = Options {
+            play,
+            judge: judge.parse()?,
+            cube,
+            crawford,
+            beavers,
+            cube_limit,
+            draw_rule,
+            draw_scoring,
+        };
         Ok(PyMatchRules {
             rules: MatchRules {
                 variant: Variant::from_id(variant)?,
-                play,
-                judge: judge.parse()?,
-                cube,
-                crawford,
-                beavers,
-                cube_limit,
+                options,
                 money,
-                draw_rule,
-                score_after_extra_turn,
                 opening_doublets,
                 hits_marked,
             },
@@ -198,8 +207,10 @@ impl Record {
             None => None,
         };
         let start = GameStart {
-            white: layout_from_slice(&white)?,
-            black: layout_from_slice(&black)?,
+            board: Board {
+                white: layout_from_slice(&white)?,
+                black: layout_from_slice(&black)?,
+            },
             cube,
             turn: turn.map(side).transpose()?,
             from_start,
@@ -208,22 +219,25 @@ impl Record {
         let Some(outcome) = check_game(game, &start, &rules.rules, canonical) else {
             return Ok(None);
         };
-        let standing = cube_facts(outcome.standing);
-        let (doubled, cells) = (outcome.doubled, outcome.cells);
-        let cells = cells
+        let standing = cube_facts(outcome.stake.standing);
+        let doubled = outcome.stake.doubled;
+        let cells = outcome
+            .cells
             .into_iter()
             .map(|(side, text)| (side.letter(), text))
             .collect();
         let (kind, winner, points, white, black) = match outcome.ending {
-            Ending::BoreOff {
-                winner,
-                white,
-                black,
-            } => ("bore_off", Some(winner), None, Some(white), Some(black)),
+            Ending::BoreOff { winner, board } => (
+                "bore_off",
+                Some(winner),
+                None,
+                Some(board.white),
+                Some(board.black),
+            ),
             Ending::Draw => ("draw", None, None, None, None),
             Ending::Drop { winner } => ("drop", Some(winner), None, None, None),
-            Ending::Resigned { winner, value } => {
-                ("resigned", Some(winner), Some(value), None, None)
+            Ending::Resigned { winner, points } => {
+                ("resigned", Some(winner), Some(points), None, None)
             }
         };
         let winner = winner.map(Side::letter);
@@ -251,7 +265,7 @@ fn read_record(
     let Ok(text) = text.to_str() else {
         return Ok(Declined::Unicode.reason().into_py(py));
     };
-    Ok(match record::read_record(text, limits) {
+    Ok(match mat_reader::read_record(text, limits) {
         Ok(text) => Py::new(py, Record { text })?.into_py(py),
         Err(declined) => declined.reason().into_py(py),
     })

@@ -7,88 +7,15 @@
 //! and text where Unicode could make the two readers part (a row that is not ASCII,
 //! whitespace or digits outside ASCII, characters that case-fold into ASCII letters).
 
-use crate::judge::WrittenMove;
-use crate::record_play::{parse_play, WrittenPlay};
+use crate::notation::plays::parse_play;
+use crate::notation::record::{Action, Cell, GameText, RecordText};
+use crate::notation::text::{ascii_space, digits_value, py_space};
+use crate::vocabulary::Side;
 
 /// Longer lines are skipped by the Python reader with a finding (`MAX_LINE` there).
 pub const MAX_LINE: usize = 4096;
 /// A cell starting beyond this 1-based column is the right-hand (second) player's.
 pub const RIGHT_COLUMN: usize = 30;
-
-/// Who acted: the left-hand column (white) or the right-hand one (black).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    White,
-    Black,
-}
-
-impl Side {
-    pub fn other(self) -> Side {
-        match self {
-            Side::White => Side::Black,
-            Side::Black => Side::White,
-        }
-    }
-
-    /// The one-letter id the Python engine uses.
-    pub fn letter(self) -> &'static str {
-        match self {
-            Side::White => "w",
-            Side::Black => "b",
-        }
-    }
-}
-
-/// What one cell of a row says.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
-    Roll { dice: (u8, u8), play: WrittenPlay },
-    Double { value: u64 },
-    Beaver { value: u64 },
-    Raccoon { value: u64 },
-    Take,
-    Drop,
-    Win { value: u64, and_the_match: bool },
-    Loss,
-}
-
-/// One cell with its place in the text (1-based line and column).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Cell {
-    pub side: Side,
-    pub line: usize,
-    pub column: usize,
-    pub action: Action,
-}
-
-/// One `Game N` as written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameText {
-    pub number: u32,
-    pub line: usize,
-    pub players: (String, String),
-    pub score: Option<(u32, u32)>,
-    pub cells: Vec<Cell>,
-}
-
-/// A whole record: its `;`/`#` lines (stripped, each with the number of games before it,
-/// for Python to read the tags and start positions from), the match length and the games.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordText {
-    pub comments: Vec<(usize, String)>,
-    pub match_length: Option<u32>,
-    pub games: Vec<GameText>,
-}
-
-impl RecordText {
-    /// Whether any play of the record marks a hit with `*`.
-    pub fn hits_marked(&self) -> bool {
-        self.games.iter().flat_map(|game| &game.cells).any(|cell| {
-            matches!(&cell.action, Action::Roll { play: WrittenPlay::Moves(moves), .. }
-                if moves.iter().any(|m: &WrittenMove| m.mark))
-        })
-    }
-}
 
 /// How much a record may hold (the Python reader's `ReadLimits`): past a limit the record
 /// is declined, and Python refuses it with the limit named.
@@ -149,19 +76,6 @@ impl Declined {
             Declined::NoMatch => "no_match",
         }
     }
-}
-
-/// Python's `str.isspace` (Rust's White_Space plus the ASCII separators \x1c-\x1f).
-pub fn py_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
-/// Python's `\s` on an ASCII byte.
-pub fn ascii_space(byte: u8) -> bool {
-    matches!(
-        byte,
-        b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1f
-    )
 }
 
 /// Characters that break lines for Python's `splitlines` besides CR and LF, and letters
@@ -320,13 +234,6 @@ impl Reader {
 fn run(line: &[u8], at: usize, accept: impl Fn(u8) -> bool) -> usize {
     line.get(at..)
         .map_or(0, |rest| rest.iter().take_while(|&&b| accept(b)).count())
-}
-
-/// The value of ASCII digits (at most nine of them, so no overflow).
-pub fn digits_value(digits: &[u8]) -> u32 {
-    digits
-        .iter()
-        .fold(0, |value, digit| value * 10 + u32::from(digit - b'0'))
 }
 
 /// Whether `line[at..]` starts with `word`, ignoring ASCII case.

@@ -1,20 +1,15 @@
 //! Unit tests of enumeration, judging and play text on positions worked out by hand.
 
-use crate::board::{Dice, Layout, Play, Step, BAR, CHECKERS, HEAD, OFF};
-use crate::judge::{Judge, WrittenMove};
-use crate::movegen::{apply_steps, display_order, legal, legal_plays, Reason};
-use crate::notation::play_text;
-use crate::variants::{BlockRule, BlockTiming, JudgeMode, PlayOptions, TurnRules, Variant};
+mod common;
 
-/// A layout with the given (own point, count) pairs and the rest borne off.
-pub(crate) fn layout(points: &[(usize, u8)]) -> Layout {
-    let mut cells = [0; 26];
-    for &(point, count) in points {
-        cells[point] += count;
-    }
-    cells[OFF] = CHECKERS - cells[1..].iter().sum::<u8>();
-    cells
-}
+use common::layout;
+use nardy_native::bridge::play_text;
+use nardy_native::rules::board::{Dice, Layout, Play, Step, HEAD};
+use nardy_native::rules::judge::Judge;
+use nardy_native::rules::movegen::{apply_steps, display_order, legal, legal_plays, Reason};
+use nardy_native::rules::options::{BlockRule, BlockTiming, JudgeMode, PlayOptions};
+use nardy_native::rules::variants::{TurnRules, Variant};
+use nardy_native::vocabulary::{WrittenMove, BAR, CHECKERS, OFF};
 
 fn default_rules(variant: Variant, mine: &Layout, theirs: &Layout, dice: Dice) -> TurnRules {
     TurnRules::new(variant, mine, theirs, dice, &PlayOptions::default())

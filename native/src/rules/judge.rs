@@ -7,17 +7,11 @@
 
 use std::collections::HashSet;
 
-use crate::board::{Dice, Layout, Play, Step, BAR, OFF};
-use crate::movegen::{apply_steps, head_limit_in_force, legal_plays};
-use crate::variants::{JudgeMode, TurnRules};
-
-/// One move as written: from and to in the mover's numbering, and its `*` mark.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct WrittenMove {
-    pub from: u32,
-    pub to: u32,
-    pub mark: bool,
-}
+use crate::rules::board::{Dice, Layout, Play, Step};
+use crate::rules::movegen::{apply_steps, head_limit_in_force, legal_plays};
+use crate::rules::options::JudgeMode;
+use crate::rules::variants::TurnRules;
+use crate::vocabulary::{WrittenMove, BAR, OFF};
 
 /// A legal play: the layouts after it, the canonical legal play when the judge enumerated,
 /// the single moves played (as written, or the legal play's own), and the decomposition of
@@ -30,6 +24,14 @@ pub struct Accepted {
     pub steps: Vec<Step>,
     pub played: Vec<Step>,
     pub owners: Vec<usize>,
+}
+
+impl Accepted {
+    /// Whether the play written as `moves` could be worth a warning about `*` marks:
+    /// something is marked or something hits.
+    pub fn marks_anything(&self, moves: &[WrittenMove]) -> bool {
+        moves.iter().any(|m| m.mark) || self.played.iter().any(|s| s.hit)
+    }
 }
 
 /// Steps as `(from, die)` plus, per step, the index of the written move it belongs to.

@@ -6,8 +6,10 @@
 
 use std::cmp::Reverse;
 
-use crate::board::{Dice, Layout, Play, Step, BAR, CELLS, CHECKERS, HEAD, HOME_TOP, OFF};
-use crate::variants::{BlockRule, BlockTiming, TurnRules};
+use crate::rules::board::{Dice, Layout, Play, Step, CELLS, HEAD, HOME_TOP};
+use crate::rules::options::{BlockRule, BlockTiming};
+use crate::rules::variants::TurnRules;
+use crate::vocabulary::{BAR, CHECKERS, OFF};
 
 /// Why a literal step may not be played: the Python engine's `Reason` codes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

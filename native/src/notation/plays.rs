@@ -1,9 +1,10 @@
-//! Play texts of a record's rows, the twin of `notation.plays.parse_play` for the texts it
-//! reads: the common shape (`13/8 24/18* bar/22 6/off`), dances, `????`, and tokens such as
-//! `24/18*/13`, `6/off(2)` or `13-8`. A text read any other way is left to Python (None).
+//! Play texts (the twin of `notation/plays.py`): `parse_play` reads a record row's play as
+//! `parse_play` there does for the texts it reads (the common shape `13/8 24/18* bar/22
+//! 6/off`, dances, `????`, and tokens such as `24/18*/13`, `6/off(2)` or `13-8`; a text read
+//! any other way is left to Python: None), and `format_play` writes the canonical text.
 
-use crate::judge::WrittenMove;
-use crate::record::{ascii_space as space, digits_value};
+use crate::notation::text::{ascii_space as space, digits_value};
+use crate::vocabulary::{self, WrittenMove};
 
 /// The play a roll's cell writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,8 +15,8 @@ pub enum WrittenPlay {
     Unknown,
 }
 
-const BAR: u32 = 25;
-const OFF: u32 = 0;
+const BAR: u32 = vocabulary::BAR as u32;
+const OFF: u32 = vocabulary::OFF as u32;
 /// Longer numbers read as one million, a point no board has (`MAX_POINT_DIGITS`).
 const MAX_POINT_DIGITS: usize = 6;
 /// A play has at most four moves (a doublet's four dice): a longer one is never legal, and
@@ -162,4 +163,36 @@ fn repeat_count(text: &[u8]) -> Option<usize> {
     let shown = &inner[..inner.len().min(MAX_POINT_DIGITS)];
     let count = digits_value(shown);
     (1..=15).contains(&count).then_some(count as usize)
+}
+
+/// The canonical long form of `moves` (NOTATION.md §4): one part per move as given,
+/// `bar`/`off` words, `*` for a mark; with `dice` the prefix `52:` (a dance is then `52:`
+/// alone).
+pub fn format_play(moves: &[WrittenMove], dice: Option<(u8, u8)>) -> String {
+    let mut text = String::with_capacity(3 + moves.len() * 7);
+    if let Some((first, second)) = dice {
+        text.push_str(&first.max(second).to_string());
+        text.push_str(&first.min(second).to_string());
+        text.push(':');
+    }
+    for (index, move_) in moves.iter().enumerate() {
+        if index > 0 || dice.is_some() {
+            text.push(' ');
+        }
+        point_text(move_.from, &mut text);
+        text.push('/');
+        point_text(move_.to, &mut text);
+        if move_.mark {
+            text.push('*');
+        }
+    }
+    text
+}
+
+fn point_text(point: u32, out: &mut String) {
+    match point {
+        BAR => out.push_str("bar"),
+        OFF => out.push_str("off"),
+        _ => out.push_str(&point.to_string()),
+    }
 }

@@ -1,13 +1,19 @@
 //! Unit tests of the record fast path: the reader, the play texts and the game checker, on
 //! records written by hand (expected values worked out from FORMATS.md and RULES.md).
 
-use crate::board::Layout;
-use crate::judge::WrittenMove;
-use crate::record::{read_record, Action, Declined, Limit, ReadLimits, RecordText, Side};
-use crate::record_game::{check_game, Cube, Ending, GameStart, MatchRules};
-use crate::record_play::{parse_play, WrittenPlay};
-use crate::tests::layout;
-use crate::variants::{JudgeMode, PlayOptions, Variant};
+mod common;
+
+use common::layout;
+use nardy_native::adjudication::game::{check_game, GameStart, MatchRules};
+use nardy_native::notation::mat_reader::{read_record, Declined, Limit, ReadLimits};
+use nardy_native::notation::plays::{parse_play, WrittenPlay};
+use nardy_native::notation::record::{Action, GameText, RecordText};
+use nardy_native::rules::board::{Board, Layout};
+use nardy_native::rules::cube::Cube;
+use nardy_native::rules::flow::Ending;
+use nardy_native::rules::options::{DrawScoring, JudgeMode, Options, PlayOptions};
+use nardy_native::rules::variants::Variant;
+use nardy_native::vocabulary::{Side, WrittenMove};
 
 const LIMITS: ReadLimits = ReadLimits {
     games: 10,
@@ -225,17 +231,20 @@ fn backgammon_start() -> Layout {
 }
 
 fn rules(money: bool, beavers: bool, hits_marked: bool) -> MatchRules {
-    MatchRules {
-        variant: Variant::Backgammon,
+    let options = Options {
         play: PlayOptions::default(),
         judge: JudgeMode::Position,
         cube: true,
         crawford: true,
         beavers,
         cube_limit: 64,
-        money,
         draw_rule: false,
-        score_after_extra_turn: true,
+        draw_scoring: DrawScoring::AfterExtraTurn,
+    };
+    MatchRules {
+        variant: Variant::Backgammon,
+        options,
+        money,
         opening_doublets: false,
         hits_marked,
     }
@@ -243,8 +252,7 @@ fn rules(money: bool, beavers: bool, hits_marked: bool) -> MatchRules {
 
 fn start(white: Layout, black: Layout) -> GameStart {
     GameStart {
-        white,
-        black,
+        board: Board { white, black },
         cube: Some(Cube {
             value: 1,
             owner: None,
@@ -255,7 +263,7 @@ fn start(white: Layout, black: Layout) -> GameStart {
     }
 }
 
-fn game_of(rows: &str) -> crate::record::GameText {
+fn game_of(rows: &str) -> GameText {
     let text = format!(" 0 point match\n Game 1\n a : 0                          b : 0\n{rows}");
     read(&text).games.remove(0)
 }
@@ -278,14 +286,24 @@ fn a_clean_game_ends_as_written() {
             winner: Side::White
         }
     );
+    assert_eq!(outcome.stake.standing, Some(Cube::centred(1)));
+    assert!(outcome.stake.doubled);
+    // The canonical cells: larger die first, moves in display order, cube actions as
+    // `mat_writer` lays them out.
+    let cells: Vec<(Side, &str)> = outcome
+        .cells
+        .iter()
+        .map(|(side, text)| (*side, text.as_str()))
+        .collect();
     assert_eq!(
-        outcome.standing,
-        Some(Cube {
-            value: 1,
-            owner: None
-        })
+        cells,
+        vec![
+            (Side::White, "31: 8/5 6/5"),
+            (Side::Black, "42: 8/4 6/4"),
+            (Side::White, " Doubles => 2"),
+            (Side::Black, " Drops"),
+        ]
     );
-    assert!(outcome.doubled);
 }
 
 #[test]
@@ -313,7 +331,7 @@ fn a_game_with_something_to_say_is_declined() {
     assert!(check(beaver, money).is_none());
     let outcome = check(beaver, rules(true, true, false)).expect("a lawful beaver");
     assert_eq!(
-        outcome.standing,
+        outcome.stake.standing,
         Some(Cube {
             value: 4,
             owner: Some(Side::Black)
