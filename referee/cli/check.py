@@ -1,0 +1,92 @@
+"""``check``: adjudicate record files, print each verdict; the exit code says how it went."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from referee.adjudication import Verdict, check_record
+from referee.adjudication.budget import OFFLINE
+from referee.cli.common import EXIT_BAD_INPUT, EXIT_INVALID, EXIT_OK, rules_option
+from referee.errors import RefereeError
+from referee.rules import engine
+
+RECORD_SUFFIXES = (".mat", ".txt")
+
+
+def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    check = commands.add_parser("check", help="adjudicate match records")
+    check.add_argument("paths", nargs="+", type=Path, help="record files or directories")
+    check.add_argument("--variant", help="overrides the records' [Variation] tag")
+    check.add_argument("--mode", choices=("strict", "condone"), default="strict")
+    check.add_argument("--rules", type=rules_option, default={}, help="options: k=v,k=v")
+    check.add_argument("--json", action="store_true", help="print the endpoint's JSON")
+    check.set_defaults(run=_check)
+
+
+def record_files(paths: Sequence[Path]) -> list[Path]:
+    """The files named, and every .mat/.txt file under the directories named, in order."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(p for p in path.rglob("*") if p.suffix.lower() in RECORD_SUFFIXES))
+        else:
+            files.append(path)
+    return files
+
+
+def _check(args: argparse.Namespace) -> int:
+    files = record_files(args.paths)
+    progress = len(files) > 3 and sys.stderr.isatty()
+    status = EXIT_OK
+    for number, path in enumerate(files, start=1):
+        if progress:
+            print(f"\r[{number}/{len(files)}] {path.name[:50]:<50}", end="", file=sys.stderr)
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+            verdict = check_record(
+                text, args.variant, args.mode, args.rules, OFFLINE, engine.CHOSEN
+            )
+        except (OSError, UnicodeDecodeError) as error:
+            print(f"nardy-referee: {path}: cannot read: {error}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        except RefereeError as error:
+            print(f"nardy-referee: {path}: error ({error.code}): {error.message}", file=sys.stderr)
+            status = EXIT_BAD_INPUT
+            continue
+        if args.json:
+            print(json.dumps({"file": str(path), **verdict.to_json()}))
+        else:
+            print(describe_verdict(path, verdict))
+        if not verdict.valid and status == EXIT_OK:
+            status = EXIT_INVALID
+    if progress:
+        print(file=sys.stderr)
+    return status
+
+
+def describe_verdict(path: Path, verdict: Verdict) -> str:
+    """A readable verdict: one line per game, then its errors and warnings with lines."""
+    match = verdict.match
+    length = f"{match.length} point match" if match.length else "money session"
+    lines = [f"{path}: {'valid' if verdict.valid else 'INVALID'} ({verdict.variant}, {length})"]
+    for issue in verdict.warnings:
+        lines.append(f"  warning line {issue.line}: {issue.code}: {issue.message}")
+    for game, after in zip(verdict.games, match.scores_after, strict=True):
+        result = game.result
+        winner = "nobody" if result.winner is None else match.players["wb".index(result.winner)]
+        kind = f" {result.kind}" if result.kind else ""
+        lines.append(
+            f"  game {game.index}: {winner} wins {result.points} ({result.termination}{kind}),"
+            f" score {after[0]}-{after[1]}"
+        )
+        for label, issues in (("ERROR", game.errors), ("warning", game.warnings)):
+            for issue in issues:
+                lines.append(f"    {label} line {issue.line}: {issue.code}: {issue.message}")
+    if match.winner is not None:
+        lines.append(f"  match won by {match.players['wb'.index(match.winner)]}")
+    return "\n".join(lines)

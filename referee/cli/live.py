@@ -1,0 +1,75 @@
+"""``bot`` and ``verify-dice``: play a live match as the reference bot, check its dice."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from referee.cli.common import EXIT_BAD_INPUT, EXIT_INVALID, EXIT_OK
+
+if TYPE_CHECKING:
+    from referee.live.bot import RandomStrategy
+
+
+def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    verify = commands.add_parser("verify-dice", help="recompute a live match's dice proof")
+    verify.add_argument("proof", help="a proof file, or its URL (.../v1/live/ID/dice)")
+    verify.set_defaults(run=_verify_dice)
+    bot = commands.add_parser("bot", help="play a live match as a bot (the reference bot)")
+    bot.add_argument("--url", required=True, help="the match, e.g. http://host:8000/v1/live/7")
+    bot.add_argument("--token", required=True, help="the bot's token (scope play)")
+    bot.add_argument(
+        "--strategy", type=_strategy, default="random", help="the bot's strategy (default: random)"
+    )
+    bot.add_argument("--seed", default="", help="the client seed for the dice")
+    bot.set_defaults(run=_bot)
+
+
+def _strategy(name: str) -> type[RandomStrategy]:
+    from referee.live.bot import STRATEGIES  # the live client only for the command that uses it
+
+    try:
+        return STRATEGIES[name]
+    except KeyError:
+        raise argparse.ArgumentTypeError(
+            f"unknown strategy {name!r} (known: {', '.join(sorted(STRATEGIES))})"
+        ) from None
+
+
+def _verify_dice(args: argparse.Namespace) -> int:
+    import urllib.request  # HTTP and hashing only for the commands that use them
+
+    from referee.live.dice import verify_proof
+
+    try:
+        if args.proof.startswith(("http://", "https://")):
+            with urllib.request.urlopen(args.proof, timeout=60) as response:
+                proof = json.loads(response.read())
+        else:
+            proof = json.loads(Path(args.proof).read_text())
+        live_id = int(proof["id"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"nardy-referee: cannot read the proof: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    problem = verify_proof(proof, live_id)
+    if problem is not None:
+        print(f"nardy-referee: live match {live_id}: {problem.message}", file=sys.stderr)
+        return EXIT_INVALID
+    print(f"live match {live_id}: {len(proof['throws'])} throws verified")
+    return EXIT_OK
+
+
+def _bot(args: argparse.Namespace) -> int:
+    from referee.live.bot import LiveApiError, LiveClient, play_match
+
+    strategy = args.strategy()
+    try:
+        final = play_match(LiveClient(args.url.rstrip("/"), args.token), strategy, args.seed)
+    except (LiveApiError, OSError) as error:
+        print(f"nardy-referee: bot: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(json.dumps({key: final[key] for key in ("id", "status", "score", "winner")}))
+    return EXIT_OK
