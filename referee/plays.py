@@ -118,6 +118,23 @@ class PlaysService:
         """A legal play's canonical text."""
         return play_text(play.steps, self.literal)
 
+    def legal_texts(self) -> list[str]:
+        """Every legal play's canonical text, in the order of ``judge.legal``: by the
+        native core in one call when it is the engine and nothing was enumerated yet."""
+        judge = self.judge
+        native = judge.engine.native
+        if native is None or judge.enumerated:
+            return [self.text(play) for play in judge.legal]
+        board, side = judge.board, judge.side
+        texts: list[str] = native.legal_play_texts(
+            judge.rules.plain,
+            board.layout(side),
+            board.layout(side.other),
+            judge.dice,
+            self.literal,
+        )
+        return texts
+
     def answer(self, play: Play) -> PlayAnswer:
         after = self.position.after_play(play.board, self.options.draw_rule)
         return PlayAnswer(self.text(play), write_position(after))

@@ -246,7 +246,7 @@ class Table:
         self.legal = None
         if flow.position.phase is Phase.MOVE:
             service = PlaysService.of(flow.position, self.rules, self.engine)
-            self.legal = [service.text(play) for play in service.judge.legal]
+            self.legal = service.legal_texts()
 
     def _note(self, side: Side, kind: ActionKind, **what: Any) -> None:
         self.records[-1].actions.append(LiveAction(side, kind, **what))

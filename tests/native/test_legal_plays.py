@@ -6,17 +6,27 @@ from __future__ import annotations
 import random
 from types import ModuleType
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from referee.bridge import play_text
+from referee.plays import PlaysService
 from referee.rules.board import Board, Play
+from referee.rules.engine import PYTHON
 from referee.rules.movegen import legal_plays, python_legal_plays
-from referee.rules.options import BlockRule, BlockTiming, FirstTurnScope, HeadException, Options
+from referee.rules.options import (
+    BlockRule,
+    BlockTiming,
+    FirstTurnScope,
+    HeadException,
+    Judge,
+    Options,
+)
+from referee.rules.position import Position
 from referee.rules.variants import VARIANTS, Backgammon, Variant
 from tests.corpus import board_from_board26, read_jsonl, side_of
 from tests.native.conftest import native_engine
-from vocabulary import Side
+from vocabulary import Phase, Side
 
 
 def native_plays(
@@ -142,3 +152,24 @@ def test_arbitrary_positions_have_the_same_plays_in_both_engines(
     dice = data.draw(rolls)
     reference = reference_plays(variant, board, side, dice, options)
     assert native_plays(variant, board, side, dice, options) == reference
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(variant=st.sampled_from(VARIANTS), data=st.data(), judge=st.sampled_from(Judge))
+def test_the_native_legal_play_texts_are_the_python_ones(
+    native: ModuleType, variant: type[Variant], data: st.DataObject, judge: Judge
+) -> None:
+    board = data.draw(arbitrary_boards(variant))
+    side = data.draw(st.sampled_from(list(Side)))
+    dice = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
+    options = Options(judge=judge)
+    assume(board.borne_off(Side.WHITE) < 15 and board.borne_off(Side.BLACK) < 15)
+    by_python = PlaysService.of(position_of(variant, board, side, dice), options, PYTHON)
+    by_native = PlaysService.of(position_of(variant, board, side, dice), options, native_engine())
+    assert by_native.legal_texts() == [by_python.text(play) for play in by_python.judge.legal]
+
+
+def position_of(
+    variant: type[Variant], board: Board, side: Side, dice: tuple[int, int]
+) -> Position:
+    return Position(variant, board, side, Phase.MOVE, (max(dice), min(dice)))

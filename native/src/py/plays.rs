@@ -126,6 +126,24 @@ fn legal_plays<'py>(
     })
 }
 
+/// Every legal play's canonical text, in the order of `legal_plays` (what a live table
+/// lists after each roll: one Python string a play, not a packed play to write out).
+#[pyfunction]
+fn legal_play_texts(
+    rules: PlainRules,
+    mine: &Bound<'_, PyAny>,
+    theirs: &Bound<'_, PyAny>,
+    dice: (u8, u8),
+    literal: bool,
+) -> PyResult<Vec<String>> {
+    let (rules, mine, theirs, dice) = turn(&rules, mine, theirs, dice)?;
+    let legal = movegen::legal(&rules, &mine, &theirs, dice);
+    Ok(legal
+        .iter()
+        .map(|(steps, _, _)| bridge::play_text(steps, literal))
+        .collect())
+}
+
 /// The written play judged: `(mine, theirs, play or None, steps, marks)` when it is legal,
 /// None when the Python engine must judge it. `marks` is `(played, owners)`, from which
 /// Python words any warning about `*` marks, or None when nothing hits and nothing is
@@ -216,6 +234,7 @@ fn play_text(steps: Vec<StepTuple>, literal: bool) -> String {
 /// Registers the rules' functions in the module.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(legal_plays, module)?)?;
+    module.add_function(wrap_pyfunction!(legal_play_texts, module)?)?;
     module.add_function(wrap_pyfunction!(judge, module)?)?;
     module.add_function(wrap_pyfunction!(turn_facts, module)?)?;
     module.add_function(wrap_pyfunction!(play_text, module)?)?;
