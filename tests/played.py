@@ -71,7 +71,8 @@ def play(
 def match_record(variant: str, length: int, options: dict[str, Any], seed: int) -> str:
     """A match played at random, as a record."""
     table = play(variant, length, options, seed, resign_rate=0.004)
-    return write_mat(MatchText(_tags(variant, table), (), length, game_texts(table, PLAYERS)))
+    games = game_texts(table.noted, table.length, PLAYERS)
+    return write_mat(MatchText(_tags(variant, table), (), length, games))
 
 
 def money_session(variant: str, games: int, options: dict[str, Any], seed: int) -> str:
@@ -82,7 +83,7 @@ def money_session(variant: str, games: int, options: dict[str, Any], seed: int) 
     table = None
     for number in range(1, games + 1):
         table = play(variant, 0, options, seed * 1000 + number, resign_rate=0.004)
-        (game,) = game_texts(table, PLAYERS)
+        (game,) = game_texts(table.noted, table.length, PLAYERS)
         written.append(GameText(number, number, 0, PLAYERS, score, game.actions, game.start))
         points = table.games[0].points
         winner = table.games[0].winner

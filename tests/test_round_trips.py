@@ -113,7 +113,7 @@ def test_a_live_match_ends_on_its_records_last_position(
     table = play(variant, length, options, seed, 0.004, lambda t: states.append(t.position))
     for position in set(states):
         assert_read_back(position)
-    record = write_mat(MatchText({}, (), length, game_texts(table, PLAYERS)))
+    record = write_mat(MatchText({}, (), length, game_texts(table.noted, table.length, PLAYERS)))
     adjudication = adjudicate(record, variant=variant, options=options, replay=True)
     assert adjudication.verdict.valid and adjudication.verdict.match.complete
     assert adjudication.replays[-1][-1].position_after == table.position

@@ -1,17 +1,17 @@
-"""A live table as JSON values and back: what the live store keeps between two actions.
-
-The format is the one tables were always saved in (position strings, the cube state as a
-small object, each game's record as plain actions), so matches in play survive an upgrade.
+"""A live table as JSON values and back: the compact state the live store keeps between
+two actions (its size does not grow with the match: the record's entries go to the
+match's log, ``entries_json``), and the log's entries.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, replace
 from typing import Any
 
 from notation.records.model import ActionKind
 from referee.bridge import read_position, write_position
-from referee.live.table import FinishedGame, GameRecord, LiveAction, Table
+from referee.live.table import FinishedGame, GameStart, LiveAction, LogEntry, Table
 from referee.rules.cube import CubeState, Offer
 from referee.rules.engine import CHOSEN, Engine
 from referee.rules.flow import GameFlow
@@ -33,7 +33,7 @@ def table_json(table: Table) -> dict[str, Any]:
         "game": match.game,
         "score": list(match.score),
         "games": [asdict(game) for game in table.games],
-        "records": [_record_json(record) for record in table.records],
+        "last_action": None if table.last_action is None else entry_json(table.last_action),
         "legal": table.legal,
         "cube": cube_state_json(flow.cube),
         "first_mover": _side_text(flow.first_mover),
@@ -69,7 +69,8 @@ def table_from_json(data: dict[str, Any], engine: Engine = CHOSEN) -> Table:
         _side(data["extra_turn_for"]),
         None if finish is None else read_position(finish).board,
     )
-    table.records = [_record(record) for record in data["records"]]
+    last = data.get("last_action")
+    table.last_action = None if last is None else _action(last)
     table.games = [FinishedGame(**game) for game in data["games"]]
     table.legal = data["legal"]
     table.acted = [Side(side) for side in data["acted"]]
@@ -112,32 +113,48 @@ def cube_state(data: dict[str, Any]) -> CubeState:
     )
 
 
-def _record_json(record: GameRecord) -> dict[str, Any]:
-    actions = []
-    for action in record.actions:
-        entry: dict[str, Any] = {"side": str(action.side), "kind": str(action.kind)}
-        if action.dice is not None:
-            entry["dice"] = list(action.dice)
-        if action.play is not None:
-            entry["play"] = action.play
-        if action.value is not None:
-            entry["value"] = action.value
-        actions.append(entry)
-    return {"score": list(record.score), "start": record.start, "actions": actions}
+def entries_json(entries: Iterable[LogEntry]) -> list[dict[str, Any]]:
+    """Log entries as JSON values."""
+    return [entry_json(entry) for entry in entries]
 
 
-def _record(data: dict[str, Any]) -> GameRecord:
-    actions = [
-        LiveAction(
-            Side(entry["side"]),
-            ActionKind(entry["kind"]),
-            None if "dice" not in entry else (entry["dice"][0], entry["dice"][1]),
-            entry.get("play"),
-            entry.get("value"),
-        )
-        for entry in data["actions"]
+def entry_json(entry: LogEntry) -> dict[str, Any]:
+    """One entry: a game's start (``kind`` ``game``) or an action."""
+    if isinstance(entry, GameStart):
+        return {
+            "kind": "game",
+            "game": entry.game,
+            "score": list(entry.score),
+            "start": entry.start,
+        }
+    data: dict[str, Any] = {"side": str(entry.side), "kind": str(entry.kind)}
+    if entry.dice is not None:
+        data["dice"] = list(entry.dice)
+    if entry.play is not None:
+        data["play"] = entry.play
+    if entry.value is not None:
+        data["value"] = entry.value
+    return data
+
+
+def entries_from_json(data: Iterable[dict[str, Any]]) -> list[LogEntry]:
+    """The entries ``entries_json`` wrote."""
+    return [
+        GameStart(entry["game"], (entry["score"][0], entry["score"][1]), entry["start"])
+        if entry["kind"] == "game"
+        else _action(entry)
+        for entry in data
     ]
-    return GameRecord((data["score"][0], data["score"][1]), data["start"], actions)
+
+
+def _action(entry: dict[str, Any]) -> LiveAction:
+    return LiveAction(
+        Side(entry["side"]),
+        ActionKind(entry["kind"]),
+        None if "dice" not in entry else (entry["dice"][0], entry["dice"][1]),
+        entry.get("play"),
+        entry.get("value"),
+    )
 
 
 def _cube_json(cube: Cube | None) -> list[Any] | None:

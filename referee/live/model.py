@@ -61,19 +61,20 @@ class LiveMatch:
             version=stored.version,
             throws=progress.throws,
             deadline=progress.deadline,
-            table=table_from_json(progress.state, engine),
+            table=table_from_json(progress.state or {}, engine),
             match_id=stored.match_id,
             created_at=stored.created_at,
         )
 
     def progress(self) -> LiveProgress:
-        """Where the match stands now, as a change saves it."""
+        """Where the match stands now, as a change saves it (the table's state only when
+        it changed)."""
         return LiveProgress(
             status=self.status,
             ply=self.ply,
             seeds=(self.seeds["w"], self.seeds["b"]),
             deadline=self.deadline,
-            state=table_json(self.table),
+            state=table_json(self.table) if self.table.changed else None,
             throws=self.throws,
         )
 

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from notation.plays import parse_play
 from notation.records.mat_writer import write_mat
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
 from referee.archive.submit import checked_match
 from referee.live import dice
 from referee.live.model import LiveMatch
-from referee.live.table import LiveAction, Table
+from referee.live.table import GameStart, LiveAction, LogEntry
 from referee.rules.engine import Engine
 from referee.storage.model import NewMatch
 
 
-def match_record(match: LiveMatch) -> str:
-    """The finished match as a .mat record with the dice tags of LIVE.md §6."""
+def match_record(match: LiveMatch, entries: Sequence[LogEntry]) -> str:
+    """The finished match (its log's ``entries``) as a .mat record with the dice tags of
+    LIVE.md §6."""
     table = match.table
     tags = {
         "Site": "nardy-referee live",
@@ -29,18 +32,26 @@ def match_record(match: LiveMatch) -> str:
     }
     if table.termination == "timeout":
         tags["Termination"] = "timeout"  # the last game's Wins line is the award, not a resignation
-    games = game_texts(table, (match.players["w"], match.players["b"]))
+    games = game_texts(entries, table.length, (match.players["w"], match.players["b"]))
     return write_mat(MatchText(tags, (), table.length, games))
 
 
-def game_texts(table: Table, players: tuple[str, str]) -> tuple[GameText, ...]:
-    """Every game the table played, as a record writes it (the last ``Wins`` of a match
-    says "and the match")."""
+def game_texts(
+    entries: Sequence[LogEntry], length: int, players: tuple[str, str]
+) -> tuple[GameText, ...]:
+    """Every game a live match's log holds, as a record writes it (the last ``Wins`` of a
+    match says "and the match")."""
+    starts = [at for at, entry in enumerate(entries) if isinstance(entry, GameStart)]
     games = []
-    for index, game in enumerate(table.records, start=1):
-        last = index == len(table.records) and table.length > 0
-        actions = tuple(_action(action, last) for action in game.actions)
-        games.append(GameText(index, index, 0, players, game.score, actions, game.start))
+    for index, at in enumerate(starts, start=1):
+        start = entries[at]
+        assert isinstance(start, GameStart)
+        end = starts[index] if index < len(starts) else len(entries)
+        last = index == len(starts) and length > 0
+        actions = tuple(
+            _action(entry, last) for entry in entries[at + 1 : end] if isinstance(entry, LiveAction)
+        )
+        games.append(GameText(index, index, 0, players, start.score, actions, start.start))
     return tuple(games)
 
 
@@ -70,7 +81,7 @@ _WORDS = {
 }
 
 
-def checked_record(match: LiveMatch, engine: Engine) -> NewMatch:
+def checked_record(match: LiveMatch, entries: Sequence[LogEntry], engine: Engine) -> NewMatch:
     """The record checked as any import is (allow_invalid: a finished match is kept)."""
-    record = match_record(match)
+    record = match_record(match, entries)
     return checked_match(record, match.table.options, allow_invalid=True, engine=engine)

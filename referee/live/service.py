@@ -22,7 +22,7 @@ from referee.errors import (
     StalePlyError,
 )
 from referee.live import dice
-from referee.live.codec import table_json
+from referee.live.codec import entries_from_json, entries_json, table_json
 from referee.live.model import LiveMatch, Status
 from referee.live.record import checked_record
 from referee.live.shapes import ProofView, StateView, dump_proof, dump_state
@@ -78,12 +78,17 @@ def _change(storage: Storage, live_id: int, change: Change, engine: Engine = CHO
             return match
         match.throws = thrown.k
         record = None
+        noted = match.table.noted
         if match.table.finished and match.status == Status.PLAYING:
             match.status = Status.FINISHED
             match.deadline = None
-            record = checked_record(match, engine)
+            entries = [*entries_from_json(storage.live.log(live_id)), *noted]
+            record = checked_record(match, entries, engine)
+        progress, throws = match.progress(), tuple(thrown.new)
         try:
-            saving = LiveChange(live_id, match.version, match.progress(), tuple(thrown.new), record)
+            saving = LiveChange(
+                live_id, match.version, progress, throws, record, tuple(entries_json(noted))
+            )
             match_id = storage.live.save(saving)
         except LiveConflictError:
             continue

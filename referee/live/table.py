@@ -9,7 +9,7 @@ from outside (``DiceSource``); ``referee.live.codec`` saves and loads a table.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -61,14 +61,18 @@ class LiveAction:
     value: int | None = None
 
 
-@dataclass(slots=True)
-class GameRecord:
-    """What the record will say of one game: its score line, start and actions."""
+@dataclass(frozen=True, slots=True)
+class GameStart:
+    """A game begins, as the match's record will write it: its number and score line."""
 
+    game: int
     score: tuple[int, int]
-    start: str | None
+    start: str | None = None
     """The ``[StartPosition]`` of a game that began with automatic doubles."""
-    actions: list[LiveAction] = field(default_factory=list)
+
+
+LogEntry = GameStart | LiveAction
+"""What the match's record will say, entry by entry (the live store's log keeps them)."""
 
 
 @dataclass(slots=True)
@@ -96,7 +100,12 @@ class Table:
         rules = variant_class.options_with(options)
         self.match = MatchState(variant_class, rules, length)
         self.flow = GameFlow.start(self.match.start_position(), rules)
-        self.records: list[GameRecord] = []
+        self.noted: list[LogEntry] = []
+        """What the record will say, noted since the table was loaded (the live store
+        appends it to the match's log with the change)."""
+        self.last_action: LiveAction | None = None
+        self.changed = False
+        """An action, a game start or a timeout changed the table since it was loaded."""
         self.games: list[FinishedGame] = []
         self.legal: list[str] | None = None
         """The legal plays of the roll to be played (canonical text)."""
@@ -186,7 +195,8 @@ class Table:
             flow = flow.opening_tie()
         cube = flow.position.cube
         start = write_position(flow.position) if cube is not None and cube.value > 1 else None
-        self.records.append(GameRecord(self.match.score, start))
+        self.noted.append(GameStart(self.game, self.match.score, start))
+        self.changed = True
         self._go_on(flow.opened(white, black), dice)
 
     def apply(self, side: Side, action: Action, dice: DiceSource, **details: Any) -> None:
@@ -199,6 +209,7 @@ class Table:
                 tuple(str(a) for a in allowed),
             )
         flow = self.flow
+        self.changed = True
         if action is Action.PLAY:
             self._play(side, str(details.get("play") or ""), dice)
         elif action is Action.RESIGN:
@@ -249,7 +260,8 @@ class Table:
             self.legal = service.legal_texts()
 
     def _note(self, side: Side, kind: ActionKind, **what: Any) -> None:
-        self.records[-1].actions.append(LiveAction(side, kind, **what))
+        self.last_action = LiveAction(side, kind, **what)
+        self.noted.append(self.last_action)
 
     def _resign(self, side: Side, value: object, dice: DiceSource) -> None:
         allowed = self.variant_class.resignation_values(self.rules)
@@ -275,6 +287,7 @@ class Table:
             points = self.length - self.match.score[0 if winner is Side.WHITE else 1]
         else:
             points = self.flow.stake.cube
+        self.changed = True
         self._note(winner, ActionKind.WIN, value=points)
         self._finish_game(self.flow.timed_out(winner, points))
         self.termination = "timeout"
@@ -284,8 +297,8 @@ class Table:
     def _end_game(self, flow: GameFlow, dice: DiceSource) -> None:
         result = flow.result
         assert result is not None
-        actions = self.records[-1].actions
-        if result.winner is not None and not (actions and actions[-1].kind is ActionKind.WIN):
+        last = self.last_action
+        if result.winner is not None and not (last and last.kind is ActionKind.WIN):
             self._note(result.winner, ActionKind.WIN, value=result.points)
         self._finish_game(flow)
         if self.length == 0 or self.match.winner is not None:

@@ -125,14 +125,16 @@ class LiveSetup:
 
 @dataclass(frozen=True, slots=True)
 class LiveProgress:
-    """Where a live match stands, written whole by every change: its status, ply, the
-    bots' seeds (white, black; None until joined), deadline, table and throws made."""
+    """Where a live match stands, written by every change: its status, ply, the bots'
+    seeds (white, black; None until joined), deadline, throws made, and its table's
+    compact state (a size that does not grow with the match; None in a change that left
+    the table as it was)."""
 
     status: str
     ply: int
     seeds: tuple[str | None, str | None]
     deadline: float | None
-    state: dict[str, Any]
+    state: dict[str, Any] | None
     throws: int
 
 
@@ -156,12 +158,15 @@ class LiveChange:
     progress: LiveProgress
     new_throws: tuple[Throw, ...]
     record: NewMatch | None = None
+    entries: tuple[dict[str, Any], ...] = ()
+    """What the change adds to the match's log: the entries of its record, in order."""
 
 
 @dataclass(frozen=True, slots=True)
 class StoredLive:
-    """A live match as stored: its setup, its progress, the ``version`` every change
-    bumps, and the stored record's id once it has finished."""
+    """A live match as stored: its setup, its progress (with the state as the last change
+    left it), the ``version`` every change bumps, and the stored record's id once it has
+    finished."""
 
     id: int
     setup: LiveSetup

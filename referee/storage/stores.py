@@ -75,8 +75,11 @@ class DerivedStore(Protocol):
 
 
 class LiveStore(Protocol):
-    """Live matches and their throws. Every change checks the version it read, so of
-    two changes made from one reading only the first is saved."""
+    """Live matches, their throws and their logs. Every change checks the version it
+    read, so of two changes made from one reading only the first is saved; a change
+    appends a row to the match's log (its ply, its record entries and the compact state
+    after it) instead of rewriting what came before, so its work does not grow with the
+    match."""
 
     def create(self, setup: LiveSetup, progress: LiveProgress) -> int:
         """Store a new live match at version 0; its id."""
@@ -90,11 +93,14 @@ class LiveStore(Protocol):
     def throws(self, live_id: int) -> list[Throw]:
         """Every throw of the match's dice so far, in order."""
 
+    def log(self, live_id: int) -> list[Json]:
+        """Every entry of the match's log so far, in order (what its record says)."""
+
     def save(self, change: LiveChange) -> int | None:
-        """Save a change of a match (its version goes up by one) with its new throws and
-        its record, in one transaction; ``LiveConflictError`` when another change came
-        since ``change.version`` was read. The stored record's id (a duplicate's too),
-        None without a record."""
+        """Save a change of a match (its version goes up by one) in one transaction: its
+        new throws, its log row (entries and state) when its table changed, and its
+        record; ``LiveConflictError`` when another change came since ``change.version``
+        was read. The stored record's id (a duplicate's too), None without a record."""
 
     def refresh_deadlines(self, now: float) -> int:
         """After a restart: the player to act in every match in play gets a fresh full

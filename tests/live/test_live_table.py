@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from referee.bridge import read_position
-from referee.live.table import Action, GameRecord, Table, Use
+from referee.live.table import Action, GameStart, Table, Use
 from referee.rules.cube import CubeState
 from referee.rules.flow import GameFlow
 from vocabulary import Side
@@ -98,7 +98,7 @@ def test_automatic_doubles_in_money_play_start_the_game_with_a_higher_cube() -> 
     dice = Scripted([(4, 4), (2, 2), (6, 6), (5, 3)])  # two automatic doubles, then a re-throw
     table.start_game(dice)
     assert table.position.split()[6] == "4c"
-    start = table.records[0].start
+    (start,) = (entry.start for entry in table.noted if isinstance(entry, GameStart))
     assert start is not None and start.split()[4:7] == ["-", "-", "4c"]
     assert table.to_act() is W
 
@@ -114,7 +114,6 @@ def test_resigning_in_khachapuri_is_worth_what_it_says() -> None:
 def test_draw_rule_gives_the_second_player_his_turn_and_both_off_is_a_draw() -> None:
     table = Table("long-nardy", 0, {"draw_rule": True})
     table.match = replace(table.match, game=1)
-    table.records = [GameRecord((0, 0), None)]
     # each side's last checker on its own point 1 (Black's is global 13); White, who
     # moved first, is to play 2-1
     position = read_position("long-nardy 1w" + "," * 12 + "1b" + "," * 11 + " w0b0 w14b14 w 21")

@@ -121,3 +121,26 @@ def test_refresh_gives_every_match_in_play_a_full_time(storage: Storage) -> None
     assert (seen[finished].version, seen[finished].deadline) == (0, None)
     stored = storage.live.get(playing[0])
     assert stored is not None and stored.progress == replace(PLAYING, deadline=5010.0)
+
+
+def test_each_change_appends_its_entries_to_the_log_in_order(storage: Storage) -> None:
+    live_id = storage.live.create(SETUP, WAITING)
+    other = storage.live.create(SETUP, WAITING)
+    first = ({"kind": "game", "game": 1}, {"kind": "roll", "play": "24/18"})
+    storage.live.save(LiveChange(live_id, 0, PLAYING, (), entries=first))
+    storage.live.save(LiveChange(other, 0, PLAYING, (), entries=({"kind": "drop"},)))
+    second = ({"kind": "double", "value": 2},)
+    storage.live.save(LiveChange(live_id, 1, replace(PLAYING, ply=2), (), entries=second))
+    assert storage.live.log(live_id) == [*first, *second]
+    assert storage.live.log(other) == [{"kind": "drop"}]
+
+
+def test_a_change_that_leaves_the_table_keeps_its_last_state(storage: Storage) -> None:
+    # a bot joining before the other, an abort, a deadline refreshed: the table is as it was
+    live_id = storage.live.create(SETUP, WAITING)
+    storage.live.save(LiveChange(live_id, 0, PLAYING, ()))
+    joined = replace(PLAYING, seeds=("s1", "other"), state=None)
+    storage.live.save(LiveChange(live_id, 1, joined, ()))
+    stored = storage.live.get(live_id)
+    assert stored is not None and stored.version == 2
+    assert (stored.progress.seeds, stored.progress.state) == (("s1", "other"), PLAYING.state)

@@ -1,5 +1,7 @@
-"""Live matches in SQLite: one row per match (the table as JSON text, a version bumped by
-every change, the deadline as a Unix time) and one row per throw of its dice."""
+"""Live matches in SQLite: one row per match (a version bumped by every change, the
+deadline as a Unix time, the version of its last state), one row per change of its table
+in its log (the ply, the record entries it added, the compact state after it: appended,
+never rewritten) and one row per throw of its dice."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from collections.abc import Sequence
 
 from referee.storage.errors import LiveConflictError
 from referee.storage.model import (
+    Json,
     LiveChange,
     LiveProgress,
     LiveSetup,
@@ -41,6 +44,8 @@ class SqliteLive:
             "server_seed": setup.server_seed,
             "commitment": setup.commitment,
             **_progress_columns(progress),
+            "state": "",
+            "state_version": 0,
             "version": 0,
             "created_at": stamp,
             "updated_at": stamp,
@@ -51,11 +56,17 @@ class SqliteLive:
             cursor = connection.execute(
                 f"INSERT INTO live_matches ({columns}) VALUES ({marks})", tuple(row.values())
             )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+            live_id = cursor.lastrowid
+            assert live_id is not None and progress.state is not None
+            _append(connection, live_id, 0, progress.ply, (), progress.state)
+        return live_id
 
     def get(self, live_id: int) -> StoredLive | None:
-        row = self.database.row("SELECT * FROM live_matches WHERE id = ?", [live_id])
+        row = self.database.row(
+            "SELECT m.*, l.state AS last_state FROM live_matches m JOIN live_log l"
+            " ON l.live_id = m.id AND l.version = m.state_version WHERE m.id = ?",
+            [live_id],
+        )
         return None if row is None else _stored(row)
 
     def versions(self, live_ids: Sequence[int]) -> dict[int, LiveVersion]:
@@ -74,6 +85,12 @@ class SqliteLive:
             Throw(row["k"], (row["die1"], row["die2"]), row["game"], row["use"]) for row in rows
         ]
 
+    def log(self, live_id: int) -> list[Json]:
+        rows = self.database.rows(
+            "SELECT entries FROM live_log WHERE live_id = ? ORDER BY version", [live_id]
+        )
+        return [entry for row in rows for entry in json.loads(row["entries"])]
+
     def save(self, change: LiveChange) -> int | None:
         live_id = change.live_id
         with self.database.writing(live=True) as connection:
@@ -82,11 +99,16 @@ class SqliteLive:
             ).fetchone()
             if row is None or row[0] != change.version:
                 raise LiveConflictError(live_id)
+            version = change.version + 1
             updates = {
                 **_progress_columns(change.progress),
-                "version": change.version + 1,
+                "version": version,
                 "updated_at": timestamp(),
             }
+            state = change.progress.state
+            if state is not None:
+                updates["state_version"] = version
+                _append(connection, live_id, version, change.progress.ply, change.entries, state)
             match_id = None
             if change.record is not None:
                 match_id = updates["match_id"] = insert_match(connection, change.record).id
@@ -118,9 +140,23 @@ def _progress_columns(progress: LiveProgress) -> dict[str, object]:
         "seed_w": progress.seeds[0],
         "seed_b": progress.seeds[1],
         "deadline": progress.deadline,
-        "state": json.dumps(progress.state),
         "throws": progress.throws,
     }
+
+
+def _append(
+    connection: sqlite3.Connection,
+    live_id: int,
+    version: int,
+    ply: int,
+    entries: Sequence[Json],
+    state: Json,
+) -> None:
+    """A row of the match's log: the entries a change added and the state after it."""
+    connection.execute(
+        "INSERT INTO live_log (live_id, version, ply, entries, state) VALUES (?, ?, ?, ?, ?)",
+        (live_id, version, ply, json.dumps(list(entries)), json.dumps(state)),
+    )
 
 
 def _stored(row: sqlite3.Row) -> StoredLive:
@@ -139,7 +175,7 @@ def _stored(row: sqlite3.Row) -> StoredLive:
         ply=row["ply"],
         seeds=(row["seed_w"], row["seed_b"]),
         deadline=row["deadline"],
-        state=json.loads(row["state"]),
+        state=json.loads(row["last_state"]),
         throws=row["throws"],
     )
     return StoredLive(

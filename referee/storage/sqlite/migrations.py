@@ -9,6 +9,7 @@ owner only.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 from pathlib import Path
 
@@ -131,6 +132,40 @@ def _add_verdict_revision(db: Utilities) -> None:
     stored before the columns existed are revision 0, so ``recheck`` finds them."""
     db["matches"].add_column("rules_revision", int, not_null_default=0)  # type: ignore[union-attr]
     db["matches"].add_column("referee_version", str)  # type: ignore[union-attr]
+
+
+@migrations(name="0006_live_log")
+def _create_live_log(db: Utilities) -> None:
+    """Each live match's log: one row per change of its table (the ply, the record entries
+    it added, the compact state after it), appended, never rewritten; the match's row
+    points at its last state (``state_version``). Matches stored before keep their whole
+    table in ``state``: it is moved into a first log row, its record into entries."""
+    db["live_log"].create(  # type: ignore[union-attr]
+        {"live_id": int, "version": int, "ply": int, "entries": str, "state": str},
+        pk=("live_id", "version"),
+        not_null={"ply", "entries", "state"},
+        foreign_keys=[("live_id", "live_matches", "id")],
+        strict=True,
+    )
+    db["live_matches"].add_column("state_version", int, not_null_default=0)  # type: ignore[union-attr]
+    rows = db.execute("SELECT id, version, ply, state FROM live_matches").fetchall()
+    for live_id, version, ply, text in rows:
+        state = json.loads(text)
+        entries, last = [], None
+        for game, record in enumerate(state.pop("records", []), start=1):
+            entries.append(
+                {"kind": "game", "game": game, "score": record["score"], "start": record["start"]}
+            )
+            entries.extend(record["actions"])
+            last = record["actions"][-1] if record["actions"] else last
+        state["last_action"] = last
+        db.execute(
+            "INSERT INTO live_log (live_id, version, ply, entries, state) VALUES (?, ?, ?, ?, ?)",
+            [live_id, version, ply, json.dumps(entries), json.dumps(state)],
+        )
+        db.execute(
+            "UPDATE live_matches SET state = '', state_version = ? WHERE id = ?", [version, live_id]
+        )
 
 
 def prepare(path: Path) -> None:
