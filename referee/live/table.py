@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any, Protocol
 
 from notation.records.model import ActionKind
@@ -96,8 +97,7 @@ class Table:
         """A match waiting for its first game (``options``: a request's, checked here);
         ``engine`` lists and judges its plays."""
         self.engine = engine
-        variant_class = find_variant(variant)
-        rules = variant_class.options_with(options)
+        variant_class, rules = _rules(variant, tuple(sorted(options.items())))
         self.match = MatchState(variant_class, rules, length)
         self.flow = GameFlow.start(self.match.start_position(), rules)
         self.noted: list[LogEntry] = []
@@ -134,7 +134,7 @@ class Table:
     @property
     def options(self) -> dict[str, object]:
         """The match's options as JSON values (every option of the variant)."""
-        return self.match.variant.options_json(self.match.options)
+        return dict(_options_json(self.match.variant.id, self.match.options))
 
     @property
     def game(self) -> int:
@@ -320,3 +320,16 @@ class Table:
         )
         self.flow = flow
         self.legal = None
+
+
+@lru_cache(maxsize=256)
+def _rules(variant: str, options: tuple[tuple[str, object], ...]) -> tuple[type[Variant], Options]:
+    """A match's variant and options, checked once (a table is loaded for every action; its
+    options never change)."""
+    variant_class = find_variant(variant)
+    return variant_class, variant_class.options_with(dict(options))
+
+
+@lru_cache(maxsize=256)
+def _options_json(variant: str, options: Options) -> tuple[tuple[str, object], ...]:
+    return tuple(find_variant(variant).options_json(options).items())

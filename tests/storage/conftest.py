@@ -18,6 +18,7 @@ import pytest
 import referee.storage.sqlite.database
 from referee.storage import Location, open_storage, prepare_storage
 from referee.storage.model import NewMatch
+from referee.storage.sqlite import close_kept
 from referee.storage.stores import Storage
 
 
@@ -48,6 +49,8 @@ class SqliteBackend:
 
     @contextmanager
     def locked(self, readers_too: bool = False) -> Iterator[None]:
+        if readers_too:  # an exclusive lock needs every connection closed, kept ones too
+            close_kept()
         holder = sqlite3.connect(self.location, isolation_level=None)
         try:
             if readers_too:

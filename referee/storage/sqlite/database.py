@@ -28,8 +28,8 @@ Arguments = Sequence[object]
 
 
 class Database:
-    """A connection to the archive file that ``prepare`` made; one per request (SQLite
-    connections are not shared between threads)."""
+    """A connection to the archive file that ``prepare`` made, used by one thread at a
+    time (SQLite connections are not shared between threads)."""
 
     def __init__(self, path: Path) -> None:
         """A missing file is NotReadyError here, never silently created again (empty,
@@ -38,11 +38,15 @@ class Database:
         try:
             with translated():
                 connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS)
-                self.utils = sqlite_utils.Database(connection)
         except StorageError as error:
             raise NotReadyError(f"the archive cannot be opened: {error.__cause__}") from None
         self.connection = connection
         self.path = path
+
+    @property
+    def utils(self) -> sqlite_utils.Database:
+        """sqlite-utils over this connection (for the migrations)."""
+        return sqlite_utils.Database(self.connection)
 
     def rows(self, sql: str, arguments: Arguments = ()) -> list[sqlite3.Row]:
         """Every row a query answers, read by column name."""
@@ -65,8 +69,8 @@ class Database:
         per action)."""
         connection = self.connection
         with translated():
-            if live:
-                connection.execute("PRAGMA synchronous = NORMAL")
+            # a kept connection serves live and archive writes in turn: say it every time
+            connection.execute(f"PRAGMA synchronous = {'NORMAL' if live else 'FULL'}")
             with queued(f"{self.path}.live-lock") if live else nullcontext():
                 if connection.in_transaction:
                     connection.commit()
