@@ -20,8 +20,10 @@ timeout = 60
 # An idle connection (kept alive, or opened with nothing sent) is closed after this long.
 keepalive = 5
 graceful_timeout = 30
-# The longest request line gunicorn reads (its maximum): every documented query parameter at
-# its maximum length fits; a longer URL gets gunicorn's own 414 page.
+# The longest request line gunicorn reads (its maximum; 0, unlimited, would let one client
+# make a worker buffer any length of line): every query parameter at its documented maximum
+# length, whatever its characters, fits (referee/http/queries.py); a longer URL is refused by
+# gunicorn with 414, as problem+json like its other refusals (post_worker_init below).
 limit_request_line = 8190
 # Build the app (and migrate the archive) once in the master, before the workers fork.
 preload_app = True
@@ -31,3 +33,10 @@ control_socket_disable = not control_socket
 accesslog = "-"
 # The access log records the request line only: never headers, so never a bearer token.
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
+
+
+def post_worker_init(worker: object) -> None:
+    """gunicorn's own error answers (414, 431, 400 for what it cannot read) as problem+json."""
+    from referee.http.gunicorn_errors import answer_problems
+
+    answer_problems()

@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Final
 
-from notation.errors import NotationError
+from notation.errors import NotationError, echoed
 from notation.positions import CubeField, PositionData
 from vocabulary import CHECKERS, CubeOwner, Phase, VariantId
 
@@ -114,11 +114,13 @@ def decode_position_id(text: str) -> Board:
         if not key >> bit & 1:
             point += 1
         elif point >= 50:
-            raise NotationError("invalid_position_id", f"{text!r} has checkers after point 50")
+            message = f"{echoed(text)} has checkers after point 50"
+            raise NotationError("invalid_position_id", message)
         else:
             arrays[point // 25][point % 25] += 1
     if point < 50 or max(sum(arrays[0]), sum(arrays[1])) > CHECKERS:
-        raise NotationError("invalid_position_id", f"{text!r} has more than 15 checkers a side")
+        message = f"{echoed(text)} has more than 15 checkers a side"
+        raise NotationError("invalid_position_id", message)
     return tuple(arrays[0]), tuple(arrays[1])
 
 
@@ -163,7 +165,7 @@ def decode_match_id(text: str) -> MatchIdFields:
     if owner == 2 or state > 4 or max(die1, die2) > 6 or (die1 == 0) != (die2 == 0):
         raise NotationError(
             "invalid_match_id",
-            f"Match ID {text!r} has an impossible field (cube owner {owner}, game state"
+            f"Match ID {echoed(text)} has an impossible field (cube owner {owner}, game state"
             f" {state}, dice {die1} and {die2})",
         )
     return MatchIdFields(
@@ -194,7 +196,7 @@ def from_gnubg_id(text: str) -> PositionData:
         body = body[7:].lstrip(" :=")
     position_id, colon, match_id = body.partition(":")
     if not colon:
-        raise NotationError("invalid_gnubg_id", f"{text!r} is not <Position ID>:<Match ID>")
+        raise NotationError("invalid_gnubg_id", f"{echoed(text)} is not <Position ID>:<Match ID>")
     board = decode_position_id(position_id.strip())
     fields = decode_match_id(match_id.strip())
     white, black = (board[1], board[0]) if fields.dice_owner == 0 else board
@@ -261,12 +263,13 @@ def from_xgid(text: str) -> PositionData:
         body = body[5:]
     fields = body.split(":")
     if len(fields) != 10:
-        raise NotationError("invalid_xgid", f"an XGID has 10 ':'-separated fields, not {text!r}")
+        message = f"an XGID has 10 ':'-separated fields, not {echoed(text)}"
+        raise NotationError("invalid_xgid", message)
     squares, cube_text, owner_text, turn_text, dice_text, *numbers = fields
     if not _XG_POSITION.fullmatch(squares):
         raise NotationError(
             "invalid_xgid",
-            f"XGID position {squares!r} must be 26 of - A-P a-p (bar 0 top, bar 25 bottom)",
+            f"XGID position {echoed(squares)} must be 26 of - A-P a-p (bar 0 top, bar 25 bottom)",
         )
     cube = _xg_int(cube_text, "cube", range(16))
     owner = _xg_int(owner_text, "cube position", range(-1, 2))
@@ -277,7 +280,8 @@ def from_xgid(text: str) -> PositionData:
     max_cube = _xg_int(numbers[4], "max cube", range(1 << 15))
     rules = _xg_int(numbers[2], "rules", range(2) if length else range(4))
     if not re.fullmatch(r"D|00|[1-6][1-6]", dice_text):
-        raise NotationError("invalid_xgid", f"XGID dice must be 00, D or 11..66, not {dice_text!r}")
+        message = f"XGID dice must be 00, D or 11..66, not {echoed(dice_text)}"
+        raise NotationError("invalid_xgid", message)
     phase = {"D": Phase.DOUBLED, "00": Phase.ROLL}.get(dice_text, Phase.MOVE)
     counts = [0 if letter == "-" else ord(letter.lower()) - ord("a") + 1 for letter in squares]
     signed = [
@@ -362,10 +366,10 @@ def _completed(position: PositionData, code: str) -> PositionData:
 def _unbase64(text: str, length: int, what: str, code: str) -> bytes:
     """The bytes of an unpadded Base64 id; rejects other characters and stray low bits."""
     if len(text) != length or not _BASE64.fullmatch(text):
-        raise NotationError(code, f"a {what} is {length} Base64 characters, not {text!r}")
+        raise NotationError(code, f"a {what} is {length} Base64 characters, not {echoed(text)}")
     raw = base64.b64decode(text + "=" * (-length % 4))
     if base64.b64encode(raw).decode().rstrip("=") != text:
-        raise NotationError(code, f"{what} {text!r} has bits set after its last byte")
+        raise NotationError(code, f"{what} {echoed(text)} has bits set after its last byte")
     return raw
 
 
@@ -387,7 +391,7 @@ def _cube_read(log: int, owner: CubeOwner, phase: Phase) -> CubeField:
 def _xg_int(text: str, name: str, allowed: range | tuple[int, ...]) -> int:
     """An integer XGID field, which must be one of ``allowed``."""
     if not _XG_INT.fullmatch(text) or int(text) not in allowed:
-        raise NotationError("invalid_xgid", f"XGID {name} field {text!r} is out of range")
+        raise NotationError("invalid_xgid", f"XGID {name} field {echoed(text)} is out of range")
     return int(text)
 
 

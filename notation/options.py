@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from notation.errors import NotationError
+from notation.errors import NotationError, echoed
 
 OptionValue = str | bool | int
 
@@ -17,7 +17,7 @@ def parse_rules_text(text: str) -> dict[str, OptionValue]:
     for part in filter(str.strip, re.split(r"[,;]", text)):
         match = _PAIR.fullmatch(part)
         if match is None:
-            raise NotationError("invalid_rules", f"{part.strip()!r} is not key=value")
+            raise NotationError("invalid_rules", f"{echoed(part.strip())} is not key=value")
         options[match[1]] = _value(match[2])
     return options
 

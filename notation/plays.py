@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from notation.errors import NotationError
+from notation.errors import NotationError, echoed
 from vocabulary import BAR, OFF, Move, point_text
 
 MAX_POINT_DIGITS: Final = 6
@@ -77,7 +77,7 @@ def parse_play(text: str) -> PlayText:
         if token is None:
             raise NotationError(
                 "invalid_play",
-                f"cannot read {body[position : position + 20]!r} as a move like 13/8 or bar/22*",
+                f"cannot read {echoed(body[position:], 20)} as a move like 13/8 or bar/22*",
                 offset + position + 1,
             )
         moves.extend(_chain_moves(token["chain"], _count(token["count"], offset + position + 1)))

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, cast
 
-from notation.errors import NotationError
+from notation.errors import NotationError, echoed
 from vocabulary import CHECKERS, CubeOwner, Phase, PositionProblem, VariantId
 
 VARIANT_NAMES: Final[dict[str, VariantId]] = {
@@ -133,7 +133,7 @@ class _FieldReader:
         column = self.text.find(value) + 1 if index else 1
         return NotationError(
             "invalid_position_string",
-            f"field {index + 1} ({FIELD_NAMES[index]}) must be {expected}, not {value!r}",
+            f"field {index + 1} ({FIELD_NAMES[index]}) must be {expected}, not {echoed(value)}",
             column,
         )
 

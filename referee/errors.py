@@ -7,6 +7,25 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+MAX_MESSAGE = 500
+"""Characters of an error's message; past them it is cut, with an ellipsis."""
+MAX_EXTENSION_TEXT = 300
+"""Characters of each text in an error's extensions (a name, a play, a nested message)."""
+
+
+def shortened(value: Any, limit: int = MAX_EXTENSION_TEXT) -> Any:
+    """``value`` with every text in it (in lists and objects too) cut to ``limit``
+    characters and an ellipsis: whatever a client sent is repeated a few hundred
+    characters at most, wherever the error was made (sources cut their own echoes first,
+    ``notation.errors.echoed``; this is the net under them)."""
+    if isinstance(value, str):
+        return value if len(value) <= limit else f"{value[:limit]}…"
+    if isinstance(value, dict):
+        return {shortened(key, limit): shortened(item, limit) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [shortened(item, limit) for item in value]
+    return value
+
 
 class RefereeError(ValueError):
     """Base of every domain error; ``code`` is a stable machine-readable slug."""
@@ -18,9 +37,9 @@ class RefereeError(ValueError):
     """Seconds after which the same request may succeed (a ``Retry-After`` header)."""
 
     def __init__(self, message: str, **extensions: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.extensions = extensions
+        self.message: str = shortened(message, MAX_MESSAGE)
+        super().__init__(self.message)
+        self.extensions: dict[str, Any] = shortened(extensions)
 
 
 class InvalidNotationError(RefereeError):

@@ -9,9 +9,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from notation.errors import echoed
 from notation.plays import parse_play
 from referee.bridge import play_text, read_position, write_position
-from referee.errors import DiceRequiredError, GameOverError, InvalidNotationError
+from referee.errors import (
+    MAX_MESSAGE,
+    DiceRequiredError,
+    GameOverError,
+    InvalidNotationError,
+    shortened,
+)
 from referee.notation_errors import notation_errors
 from referee.rules.board import Play
 from referee.rules.engine import CHOSEN, Engine
@@ -154,7 +161,7 @@ class PlaysService:
         with notation_errors():
             written = parse_play(text)
         if written.unknown:
-            raise InvalidNotationError(f"{text!r} does not say which play was made")
+            raise InvalidNotationError(f"{echoed(text)} does not say which play was made")
         dice = self.position.dice
         assert dice is not None
         if written.dice is not None and written.dice != dice:
@@ -168,8 +175,17 @@ class PlaysService:
         judgement = self.judge.judge(moves, canonical=True)
         if not judgement.legal or judgement.play is None:
             alternatives = tuple(self.text(play) for play in judgement.alternatives)
-            return Judged(None, judgement.reason, alternatives, ())
+            return Judged(None, _shown(judgement.reason), alternatives, ())
         return Judged(judgement.play, None, (), judgement.warnings)
+
+
+def _shown(reason: RuleNote | None) -> RuleNote | None:
+    """The judge's reason as this service answers it: a reason about the whole play repeats
+    the play as written, which is cut to a few hundred characters (a repeat count makes
+    ``8/5(15)`` fifteen moves long)."""
+    if reason is None or len(reason.message) <= MAX_MESSAGE:
+        return reason
+    return RuleNote(reason.code, shortened(reason.message, MAX_MESSAGE))
 
 
 def _require_playable(position: Position, options: Options) -> None:

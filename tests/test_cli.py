@@ -254,3 +254,142 @@ def test_check_stops_quietly_when_its_reader_goes_away() -> None:
     assert process.wait(timeout=60) == 141
     assert b"valid" in first
     assert "Traceback" not in errors
+
+
+# -- check: valid and complete, --require-complete (issue 18) ----------------------------------
+
+# White bears off her last two checkers from her 1-point with 2-1 (RULES.md 5.6).
+TWO_OFF = """; [StartPosition "backgammon 2w,,,,,,,,,,,,,,,,,,,,,,,2b w0b0 w13b13 w - 1c 0:0-0 -"]
+ Game 1
+ Alice : 0                      Bob : 0
+"""
+FINISHED = (
+    '; [Variation "Backgammon"]\n\n 1 point match\n\n'
+    + TWO_OFF
+    + """\
+  1) 21: 1/off 1/off
+      Wins 1 point and the match
+"""
+)
+# A 17-point match cut in its second game: every action legal, the match far from over.
+CUT = (
+    '; [Variation "Backgammon"]\n\n 17 point match\n\n'
+    + TWO_OFF
+    + """\
+  1) 21: 1/off 1/off
+      Wins 1 point
+
+ Game 2
+ Alice : 1                      Bob : 0
+  1) 31: 8/5 6/5                 52: 13/8 13/11
+"""
+)
+# White has no checker on her 6-point: the play is illegal, the record still says she won.
+CLAIMED = (
+    '; [Variation "Backgammon"]\n\n 1 point match\n\n'
+    + TWO_OFF
+    + """\
+  1) 21: 1/off 6/4
+      Wins 1 point and the match
+"""
+)
+
+
+@pytest.fixture
+def records(tmp_path: Path) -> dict[str, Path]:
+    paths = {}
+    for name, text in {"finished": FINISHED, "cut": CUT, "claimed": CLAIMED}.items():
+        paths[name] = tmp_path / f"{name}.mat"
+        paths[name].write_text(text)
+    return paths
+
+
+@pytest.mark.parametrize(
+    ("name", "first_line", "last_line"),
+    [
+        ("finished", "valid, complete (backgammon, 1 point match)", "match won by Alice"),
+        ("cut", "valid, incomplete (backgammon, 17 point match)", None),
+        ("claimed", "INVALID, complete (backgammon, 1 point match)", "the record claims Alice won"),
+    ],
+)
+def test_check_says_valid_and_complete_and_who_won(
+    capsys: pytest.CaptureFixture[str],
+    records: dict[str, Path],
+    name: str,
+    first_line: str,
+    last_line: str | None,
+) -> None:
+    _, out, _ = run(capsys, "check", str(records[name]))
+    lines = out.splitlines()
+    assert lines[0] == f"{records[name]}: {first_line}"
+    if last_line is None:
+        assert not any("won" in line or "claims" in line for line in lines)
+    else:
+        assert last_line in lines[-1]
+        assert ("claims" in out) != ("match won by" in out)
+
+
+@pytest.mark.parametrize(
+    ("names", "plain", "required"),
+    [
+        (["finished"], 0, 0),
+        (["cut"], 0, 1),  # a fragment of a match: valid, but not the whole match
+        (["claimed"], 1, 1),
+        (["finished", "cut"], 0, 1),
+    ],
+)
+@pytest.mark.parametrize("as_json", [False, True])
+def test_require_complete_fails_a_record_that_does_not_reach_the_end(
+    capsys: pytest.CaptureFixture[str],
+    records: dict[str, Path],
+    names: list[str],
+    plain: int,
+    required: int,
+    as_json: bool,
+) -> None:
+    paths = [str(records[name]) for name in names] + (["--json"] if as_json else [])
+    assert run(capsys, "check", *paths)[0] == plain
+    assert run(capsys, "check", "--require-complete", *paths)[0] == required
+
+
+def test_a_missing_file_still_exits_2_with_require_complete(
+    capsys: pytest.CaptureFixture[str], records: dict[str, Path], tmp_path: Path
+) -> None:
+    status, _, err = run(capsys, "check", "--require-complete", str(records["cut"]),
+                         str(tmp_path / "missing.mat"))  # fmt: skip
+    assert status == 2 and "cannot read" in err
+
+
+# -- the archive's location (issue 18) -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["tokens", "list"], ["tokens", "create", "--scope", "archive:read"], ["recheck"]],
+)
+def test_a_url_as_the_archive_is_refused_saying_why(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    argv: list[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NARDY_REFEREE_DATABASE", "postgresql://referee:pw@db.example/archive")
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert exit_info.value.code == 2 and out == ""
+    assert "postgresql:// URL, which this version cannot use" in err
+    assert "SQLite file" in err and "pw@" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_url_given_as_database_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["tokens", "--database", "sqlite:///var/referee.sqlite3", "list"])
+    assert exit_info.value.code == 2
+    assert "sqlite:// URL" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from notation.errors import NotationError
+from notation.errors import NotationError, echoed
 from notation.plays import parse_play
 from notation.records.model import ActionKind, ActionText, GameText, MatchText, ReadingProblem
 from vocabulary import IssueCode
@@ -145,7 +145,7 @@ class _Reader:
             return
         if not self.games:
             self.finding(
-                IssueCode.UNEXPECTED_LINE, f"{stripped[:40]!r} before the first game", number
+                IssueCode.UNEXPECTED_LINE, f"{echoed(stripped, 40)} before the first game", number
             )
             return
         game = self.games[-1]
@@ -198,7 +198,8 @@ class _Reader:
         leading = line[body_start : starts[0].start() if starts else len(line)].strip()
         if leading:
             column = line.index(leading, body_start) + 1
-            self.finding(IssueCode.UNREADABLE_CELL, f"cannot read {leading[:40]!r}", number, column)
+            message = f"cannot read {echoed(leading, 40)}"
+            self.finding(IssueCode.UNREADABLE_CELL, message, number, column)
         for index, start in enumerate(starts):
             if start["number"]:
                 continue
@@ -238,7 +239,7 @@ class _Reader:
             return replace(base, kind=kind, value=int(result[2]), and_the_match=bool(result[3]))
         if text.lower().startswith("illegal"):
             return replace(base, kind=ActionKind.EDIT)
-        self.finding(IssueCode.UNREADABLE_CELL, f"cannot read {text[:40]!r}", line, column)
+        self.finding(IssueCode.UNREADABLE_CELL, f"cannot read {echoed(text, 40)}", line, column)
         return None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from notation.errors import NotationError
+from notation.errors import NotationError, echoed
 from notation.ids import from_xgid
 from notation.positions import PositionData
 
@@ -17,7 +17,7 @@ def parse_set_pos(text: str) -> PositionData:
     match = _SET_POS.search(text)
     if match is None:
         raise NotationError(
-            "invalid_set_pos", f"cannot read {text[:60]!r} as 'Set Pos=<board>/<cube>'"
+            "invalid_set_pos", f"cannot read {echoed(text, 60)} as 'Set Pos=<board>/<cube>'"
         )
     exponent = int(match[2])
     owner = 0 if exponent == 0 else (-1 if exponent < 0 else 1)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from notation.errors import NotationError
+from notation.errors import NotationError, echoed
 
 FIELDS = 40
 _CELL = re.compile(r"^(?:[1-6][1-6]:\s*)?illegal\s+play\s*\((?P<body>[^()]*)\)\s*$", re.IGNORECASE)
@@ -45,7 +45,8 @@ def parse_snowie_cell(text: str) -> SnowieBoard:
     """The board of an ``Illegal play (...)`` cell, or NotationError saying what is wrong."""
     match = _CELL.match(text.strip())
     if match is None:
-        raise NotationError("invalid_snowie", f"cannot read {text[:60]!r} as 'Illegal play (...)'")
+        message = f"cannot read {echoed(text, 60)} as 'Illegal play (...)'"
+        raise NotationError("invalid_snowie", message)
     fields = [field.strip() for field in match["body"].split(";")]
     if len(fields) == FIELDS + 1 and not fields[-1]:
         fields.pop()
@@ -55,11 +56,11 @@ def parse_snowie_cell(text: str) -> SnowieBoard:
         )
     for index in _READ:
         if not _NUMBER.fullmatch(fields[index]):
-            raise NotationError(
-                "invalid_snowie", f"Snowie field {index} must be a number, not {fields[index]!r}"
-            )
+            message = f"Snowie field {index} must be a number, not {echoed(fields[index])}"
+            raise NotationError("invalid_snowie", message)
     if fields[4] not in ("0", "1"):
-        raise NotationError("invalid_snowie", f"Snowie field 4 must be 0 or 1, not {fields[4]!r}")
+        message = f"Snowie field 4 must be 0 or 1, not {echoed(fields[4])}"
+        raise NotationError("invalid_snowie", message)
     return SnowieBoard(
         points=tuple(int(field) for field in fields[13:37]),
         positive_bar=abs(int(fields[37])),

@@ -30,13 +30,11 @@ def position_svg() -> Response:
         every checker data-side, data-point (White's numbering, bar, off) and data-count.
         The string fixes the image: the strong ETag answers If-None-Match with 304. With
         before (the position before a play) the points the play changed are marked.
+        Every parameter has a maximum length, so that the URL fits gunicorn's request
+        line whatever the characters: 200 for a position (every position string, its fields
+        separated by single spaces, is shorter).
       parameters:
-        - {in: query, name: position, required: true, schema: {type: string}}
-        - {in: query, name: orientation, schema: {type: string, enum: [w, b], default: w}}
-        - {in: query, name: size, schema: {type: integer, minimum: 16, maximum: 4096}}
-        - {in: query, name: before, schema: {type: string}}
-        - {in: query, name: white, schema: {type: string, maxLength: 100, default: White}}
-        - {in: query, name: black, schema: {type: string, maxLength: 100, default: Black}}
+        - {in: query, schema: BoardQuery}
       responses:
         200:
           description: The board

@@ -33,9 +33,7 @@ def check_record() -> dict[str, Any]:
         rate_limited, with Retry-After and ratelimit {key, seconds}. 503 overloaded with
         Retry-After when the worker checks as many records at once as it may.
       parameters:
-        - {in: query, name: variant, schema: {type: string}}
-        - {in: query, name: mode, schema: {type: string, enum: [strict, condone]}}
-        - {in: query, name: options, schema: {type: string}}
+        - {in: query, schema: RecordCheckQuery}
       requestBody:
         required: true
         content:

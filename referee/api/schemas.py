@@ -2,15 +2,36 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from referee.adjudication.verdict import IssueSchema, VerdictSchema
+from referee.http.loading import QuerySchema
+from referee.http.queries import VariantName
 from referee.live.dice import CLIENT_SEED
 from referee.live.shapes import LIVE_ACTIONS
 from referee.plays import LegalPlay
 from referee.shapes import schema_of
 
 MAX_TEXT = 64 * 1024
+MAX_POSITION = 200
+"""A position string in a query: every position string written with single spaces (the
+longest aliases, two-digit counts in every cell, five-digit cube and match fields) has at
+most 162 characters."""
+MAX_QUERY_OPTIONS = 512
+"""``options`` in a query (JSON or k=v,k=v): every option of RULES.md §12.1 at its longest
+value, as indented JSON, is under 400 characters."""
+
+
+class QueryOptions(fields.String):
+    """``options`` as a query parameter: a JSON object or ``key=value,key=value``."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            validate=validate.Length(max=MAX_QUERY_OPTIONS),
+            metadata={"description": "Rule options, as a JSON object or k=v,k=v"},
+        )
 
 
 class RequestSchema(Schema):
@@ -44,7 +65,18 @@ class LegalResponse(Schema):
     plays = fields.List(fields.Nested(schema_of(LegalPlay)), required=True)
 
 
+class RecordCheckQuery(QuerySchema):
+    """The query string of a record sent as text/plain to POST /v1/records/check."""
+
+    variant = VariantName(metadata={"description": "Overrides the [Variation] tag"})
+    mode = fields.String(validate=validate.OneOf(["strict", "condone"]))
+    options = QueryOptions()
+
+
 class RecordCheckRequest(RequestSchema):
+    text_query: ClassVar[type[Schema]] = RecordCheckQuery
+    """The schema of the query string that carries the other fields of a text/plain record."""
+
     record = fields.String(
         required=True,
         validate=validate.Length(min=1),
@@ -70,7 +102,17 @@ class RecordCheckRequest(RequestSchema):
 # -- the archive ------------------------------------------------------------------------
 
 
+class MatchSubmitQuery(QuerySchema):
+    """The query string of a record sent as text/plain to POST /v1/matches."""
+
+    allow_invalid = fields.Boolean()
+    variant = VariantName()
+    options = QueryOptions()
+
+
 class MatchSubmitRequest(RequestSchema):
+    text_query: ClassVar[type[Schema]] = MatchSubmitQuery
+
     record = fields.String(required=True, validate=validate.Length(min=1))
     allow_invalid = fields.Boolean(load_default=False)
     variant = fields.String(load_default=None)
@@ -124,21 +166,29 @@ class MatchPage(Schema):
     next_cursor = fields.String(required=True, allow_none=True)
 
 
-class MatchDetailQuery(Schema):
+class MatchDetailQuery(QuerySchema):
     class Meta:
         unknown = RAISE
 
     format = fields.String(validate=validate.OneOf(["canonical", "original"]))
 
 
-class BoardQuery(Schema):
-    class Meta:
-        unknown = RAISE
-
-    position = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT))
-    orientation = fields.String(load_default="w", validate=validate.OneOf(["w", "b"]))
+class BoardQuery(QuerySchema):
+    position = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=MAX_POSITION),
+        metadata={"description": "A position string (NOTATION.md §1)"},
+    )
+    orientation = fields.String(
+        load_default="w",
+        validate=validate.OneOf(["w", "b"]),
+        metadata={"description": "whose side the board is seen from"},
+    )
     size = fields.Integer(validate=validate.Range(min=16, max=4096))
-    before = fields.String(validate=validate.Length(min=1, max=MAX_TEXT))
+    before = fields.String(
+        validate=validate.Length(min=1, max=MAX_POSITION),
+        metadata={"description": "the position before a play: the points it changed are marked"},
+    )
     white = fields.String(load_default="White", validate=validate.Length(min=1, max=100))
     black = fields.String(load_default="Black", validate=validate.Length(min=1, max=100))
 

@@ -1,4 +1,6 @@
-"""``check``: adjudicate record files, print each verdict; the exit code says how it went."""
+"""``check``: adjudicate record files, print each verdict; the exit code says how it went:
+0 every record valid (and, with ``--require-complete``, complete), 1 one is not, 2 one
+cannot be read."""
 
 from __future__ import annotations
 
@@ -24,6 +26,11 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     check.add_argument("--mode", choices=("strict", "condone"), default="strict")
     check.add_argument("--rules", type=rules_option, default={}, help="options: k=v,k=v")
     check.add_argument("--json", action="store_true", help="print the endpoint's JSON")
+    check.add_argument(
+        "--require-complete",
+        action="store_true",
+        help="exit 1 for a record that does not run to the end of its match, valid or not",
+    )
     check.set_defaults(run=_check)
 
 
@@ -62,7 +69,8 @@ def _check(args: argparse.Namespace) -> int:
             print(json.dumps({"file": str(path), **verdict.to_json()}))
         else:
             print(describe_verdict(path, verdict))
-        if not verdict.valid and status == EXIT_OK:
+        refused = not verdict.valid or (args.require_complete and not verdict.match.complete)
+        if refused and status == EXIT_OK:
             status = EXIT_INVALID
     if progress:
         print(file=sys.stderr)
@@ -70,10 +78,13 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def describe_verdict(path: Path, verdict: Verdict) -> str:
-    """A readable verdict: one line per game, then its errors and warnings with lines."""
+    """A readable verdict: valid or not and complete or not, one line per game with its
+    errors and warnings, then the match's winner, or whom the record claims won."""
     match = verdict.match
     length = f"{match.length} point match" if match.length else "money session"
-    lines = [f"{path}: {'valid' if verdict.valid else 'INVALID'} ({verdict.variant}, {length})"]
+    validity = "valid" if verdict.valid else "INVALID"
+    completeness = "complete" if match.complete else "incomplete"
+    lines = [f"{path}: {validity}, {completeness} ({verdict.variant}, {length})"]
     for issue in verdict.warnings:
         lines.append(f"  warning line {issue.line}: {issue.code}: {issue.message}")
     for game, after in zip(verdict.games, match.scores_after, strict=True):
@@ -89,4 +100,7 @@ def describe_verdict(path: Path, verdict: Verdict) -> str:
                 lines.append(f"    {label} line {issue.line}: {issue.code}: {issue.message}")
     if match.winner is not None:
         lines.append(f"  match won by {match.players['wb'.index(match.winner)]}")
+    elif match.recorded_winner is not None:
+        claimed = match.players["wb".index(match.recorded_winner)]
+        lines.append(f"  the record claims {claimed} won the match")
     return "\n".join(lines)

@@ -26,10 +26,23 @@ def rules_option(text: str) -> dict[str, OptionValue]:
         raise argparse.ArgumentTypeError(error.message) from None
 
 
+def database_location(text: str) -> str:
+    """``--database`` (or ``$NARDY_REFEREE_DATABASE``, its default): a location the storage
+    can use, else a usage error (exit 2) saying why."""
+    from referee.storage import StorageLocationError, sqlite_path
+
+    try:
+        sqlite_path(text)
+    except StorageLocationError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
 def add_database(command: argparse.ArgumentParser) -> None:
     """``--database``: the archive the command works on."""
     command.add_argument(
         "--database",
+        type=database_location,
         default=os.environ.get("NARDY_REFEREE_DATABASE", DEFAULT_DATABASE),
         help="the archive file (default: $NARDY_REFEREE_DATABASE or var/referee.sqlite3)",
     )

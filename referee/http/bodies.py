@@ -13,7 +13,7 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMe
 from notation.errors import NotationError
 from notation.options import parse_rules_text
 from referee.errors import InvalidEncodingError
-from referee.http.loading import loaded
+from referee.http.loading import loaded, refusal
 
 READABLE_CHARSETS = frozenset({"utf-8", "utf8", "us-ascii", "ascii"})
 
@@ -75,15 +75,21 @@ def record_text(data: bytes) -> str:
 
 def record_body(schema: type[Schema]) -> dict[str, Any]:
     """A record request: JSON, or the record as a text/plain body with the other fields
-    (``variant``, ``mode``, ``allow_invalid``, ``options``) as query parameters."""
+    (``variant``, ``mode``, ``allow_invalid``, ``options``) as query parameters, which the
+    body schema's ``text_query`` schema checks first (their lengths, their closed sets)."""
     if request.mimetype != "text/plain":
         return json_object(schema)
     body: dict[str, Any] = {"record": record_text(request.get_data(cache=True))}
-    for name, value in request.args.items():
-        if name == "record":
-            raise ValidationError({"record": ["the record is the body, not a query parameter"]})
+    args: dict[str, Any] = request.args.to_dict()
+    if "record" in args:
+        message = "the record is the body, not a query parameter"
+        raise refusal({"record": [message]}, everything=True)
+    query_schema: type[Schema] | None = getattr(schema, "text_query", None)
+    if query_schema is not None:
+        args = loaded(query_schema, args)
+    for name, value in args.items():
         body[name] = _query_options(value) if name == "options" else value
-    return loaded(schema, body)
+    return loaded(schema, body, query=args.keys())
 
 
 def _query_options(text: str) -> dict[str, object]:
@@ -92,7 +98,7 @@ def _query_options(text: str) -> dict[str, object]:
     try:
         value = json.loads(text) if text.lstrip().startswith("{") else parse_rules_text(text)
     except (ValueError, NotationError, RecursionError) as error:
-        raise ValidationError({"options": [f"not an options object: {error}"[:200]]}) from None
+        raise refusal({"options": [f"not an options object: {error}"]}, everything=True) from None
     if not isinstance(value, dict):
-        raise ValidationError({"options": ["must be an object"]})
+        raise refusal({"options": ["must be an object"]}, everything=True)
     return {str(key): item for key, item in value.items()}

@@ -5,27 +5,59 @@ common body (every field a string or an object of the kinds below, within its li
 unknown key) a plan made once from the schema's own fields gives the same dict without
 marshmallow's per-call machinery; anything else (a missing field, a wrong type, a schema
 with hooks) goes to marshmallow, which words every error. A test holds the two equal.
+
+A refusal is marshmallow's ``ValidationError`` with its texts cut to a few hundred
+characters (a field name is client input too) and ``kwargs["query"]``, the fields that
+are query parameters, so that the answer names each one as a query parameter or a field
+of the body.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from functools import cache
 from typing import Any
 
-from marshmallow import RAISE, Schema, fields, missing, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
+
+from referee.errors import shortened
 
 Check = Callable[[Any], bool]
 FastLoad = Callable[[Mapping[str, Any]], dict[str, Any] | None]
 
 
-def loaded(schema: type[Schema], data: Mapping[str, Any]) -> dict[str, Any]:
-    """``data`` loaded (validated) by ``schema``: ValidationError (422) when it does not fit."""
+class QuerySchema(Schema):
+    """The schema of a query string: what it refuses is named as query parameters."""
+
+    class Meta:
+        unknown = RAISE
+
+
+def loaded(
+    schema: type[Schema], data: Mapping[str, Any], query: Collection[str] = ()
+) -> dict[str, Any]:
+    """``data`` loaded (validated) by ``schema``: ValidationError (422) when it does not fit.
+    ``query``: the fields of ``data`` that came from the query string (every field of a
+    ``QuerySchema``)."""
     fast = _fast_load(schema)
     result = None if fast is None else fast(data)
     if result is None:
-        result = _instance(schema).load(data)
+        try:
+            result = _instance(schema).load(data)
+        except ValidationError as error:
+            everything = issubclass(schema, QuerySchema)
+            raise refusal(error.messages, query, everything) from None
     return result
+
+
+def refusal(
+    messages: Any, query: Collection[str] = (), everything: bool = False
+) -> ValidationError:
+    """The ValidationError of marshmallow's ``messages``, cut to a few hundred characters a
+    text; ``query`` (or ``everything``) says which of its fields are query parameters."""
+    names = messages if isinstance(messages, dict) else {}
+    in_query = [name for name in names if everything or name in query]
+    return ValidationError(shortened(messages), query=frozenset(shortened(in_query)))
 
 
 @cache

@@ -9,24 +9,36 @@ from flask import Flask, Response, json, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from referee.errors import RefereeError
+from referee.errors import MAX_MESSAGE, RefereeError, shortened
 
 PROBLEM_JSON = "application/problem+json"
 log = logging.getLogger(__name__)
 
-_HTTP_CODES = {
+HTTP_CODES = {
     400: "bad_request",
+    403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
     406: "not_acceptable",
     409: "conflict",
     411: "length_required",
     413: "payload_too_large",
+    414: "uri_too_long",
     415: "unsupported_media_type",
+    417: "expectation_failed",
     429: "rate_limited",
+    431: "request_header_fields_too_large",
     500: "internal_error",
+    501: "not_implemented",
     503: "service_unavailable",
 }
+"""The ``code`` of each HTTP error status, answered by the app or by gunicorn before it
+(``referee.http.gunicorn_errors``)."""
+
+
+def problem_type(code: str) -> str:
+    """The documented ``type`` of the problems with ``code``."""
+    return f"/problems/{code.replace('_', '-')}"
 
 
 def problem_body(
@@ -34,7 +46,7 @@ def problem_body(
 ) -> dict[str, Any]:
     """An RFC 9457 problem; ``code`` is the stable slug clients switch on."""
     return {
-        "type": f"/problems/{code.replace('_', '-')}",
+        "type": problem_type(code),
         "title": title,
         "status": status,
         "detail": detail,
@@ -68,6 +80,34 @@ def _field_errors(messages: Any, prefix: str = "") -> list[dict[str, str]]:
     return [{"field": prefix or "body", "message": str(messages)}]
 
 
+def refused_fields(error: ValidationError) -> list[dict[str, str]]:
+    """``[{field, in, message}]`` of a refused request: ``in`` is ``query`` for a query
+    parameter (``referee.http.loading.refusal`` says which), else ``body``; texts cut."""
+    query = error.kwargs.get("query", frozenset())
+    errors = _field_errors(shortened(error.messages))
+    for item in errors:
+        item["in"] = "query" if item["field"].split(".")[0] in query else "body"
+    return errors
+
+
+def refusal_detail(errors: list[dict[str, str]]) -> str:
+    """The problem's detail: each query parameter named with what is wrong with it, then the
+    fields of the body that are not valid."""
+    clauses: dict[str, list[str]] = {}
+    for item in errors:
+        if item["in"] == "query":
+            clauses.setdefault(item["field"], []).append(item["message"])
+    parts = [
+        f"the query parameter {name} is not valid: {' '.join(messages).rstrip('.')}"
+        for name, messages in clauses.items()
+    ]
+    body = [item["field"] for item in errors if item["in"] != "query"]
+    if body:
+        parts.append(f"the request body is not valid: {', '.join(body)}")
+    detail: str = shortened("; ".join(parts), MAX_MESSAGE)
+    return detail
+
+
 def register_problem_handlers(app: Flask) -> None:
     """Answer domain errors, request validation errors and HTTP errors as problems."""
 
@@ -82,13 +122,12 @@ def register_problem_handlers(app: Flask) -> None:
 
     @app.errorhandler(ValidationError)
     def validation_error(error: ValidationError) -> Response:
-        errors = _field_errors(error.messages)
-        fields = ", ".join(item["field"] for item in errors)
+        errors = refused_fields(error)
         return problem_response(
             422,
             "validation_failed",
             "Invalid request",
-            f"the request body is not valid: {fields}",
+            refusal_detail(errors),
             errors=errors,
         )
 
@@ -97,7 +136,7 @@ def register_problem_handlers(app: Flask) -> None:
         status = error.code or 500
         response = problem_response(
             status,
-            _HTTP_CODES.get(status, "http_error"),
+            HTTP_CODES.get(status, "http_error"),
             error.name,
             error.description or error.name,
         )

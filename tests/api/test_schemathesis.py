@@ -16,29 +16,13 @@ from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import negative_data_rejection, positive_data_acceptance
 
 from referee.app import create_app
-from referee.live import service as live
-from referee.scopes import Scope
-from referee.storage import open_storage
+from tests.api.aborted_live import aborted_live_match
 
 DATABASE = Path(tempfile.mkdtemp(prefix="schemathesis-")) / "archive.sqlite3"
 APP = create_app({"DATABASE": str(DATABASE)})
 
 
-def _aborted_live_match() -> None:
-    """Live match 1, aborted: its state, dice and (at once ending) stream have bodies to
-    validate, and no stream can stay open."""
-    storage = open_storage(DATABASE)
-    try:
-        host = storage.tokens.create((Scope.LIVE_HOST,), "host").token
-        for bot in ("a", "b"):
-            storage.tokens.create((Scope.PLAY,), bot)
-        state = live.create(storage, host, "backgammon", 3, {}, {"w": "a", "b": "b"})
-        live.abort(storage, state["id"], host)
-    finally:
-        storage.close()
-
-
-_aborted_live_match()
+aborted_live_match(DATABASE)  # live match 1: its state, dice and stream have bodies
 SCHEMA = schemathesis.openapi.from_wsgi("/openapi.yaml", APP)
 
 
