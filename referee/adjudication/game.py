@@ -22,7 +22,7 @@ from referee.bridge import (
     validated,
     write_position,
 )
-from referee.errors import InvalidPositionError, RefereeError
+from referee.errors import InvalidPositionError, RefereeError, shortened
 from referee.rules.board import Step
 from referee.rules.condone import play_physically
 from referee.rules.cube import MESSAGES, CubeRule
@@ -277,7 +277,7 @@ class GameChecker:
     ) -> None:
         assert verdict.reason is not None
         alternatives = tuple(play_text(play.steps, self.literal) for play in verdict.alternatives)
-        written = action.text.split(":", 1)[1].strip()
+        written = shortened(action.text.split(":", 1)[1].strip())
         condone = self.setting.mode is Mode.CONDONE
         self.error(
             action,

@@ -75,9 +75,7 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         records at once as it may.
       security: [{bearer: []}]
       parameters:
-        - {in: query, name: allow_invalid, schema: {type: boolean}}
-        - {in: query, name: variant, schema: {type: string}}
-        - {in: query, name: options, schema: {type: string}}
+        - {in: query, schema: MatchSubmitQuery}
       requestBody:
         required: true
         content:
@@ -253,21 +251,7 @@ def list_matches() -> Response | dict[str, Any]:
         Newest first, one page at a time (follow next_cursor); with Accept
         application/x-ndjson every match of every page, one JSON object per line.
       parameters:
-        - in: query
-          name: player
-          schema: {type: string, maxLength: 100}
-          description: either player's name
-        - {in: query, name: event, schema: {type: string, maxLength: 100}}
-        - {in: query, name: variant, schema: {type: string, maxLength: 40}}
-        - {in: query, name: valid, schema: {type: boolean}}
-        - {in: query, name: from, schema: {type: string, format: date}}
-        - {in: query, name: to, schema: {type: string, format: date}}
-        - in: query
-          name: q
-          schema: {type: string, maxLength: 300}
-          description: full text over player names, event and site
-        - {in: query, name: limit, schema: {type: integer, minimum: 1, maximum: 500, default: 50}}
-        - {in: query, name: cursor, schema: {type: string, pattern: "^[1-9][0-9]{0,17}$"}}
+        - {in: query, schema: MatchListQuery}
       responses:
         200:
           description: A page of matches

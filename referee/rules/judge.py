@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from referee.errors import MAX_ALTERNATIVES
+from referee.errors import MAX_ALTERNATIVES, shortened
 from referee.rules.board import Board, Play, Step
 from referee.rules.engine import CHOSEN, Engine
 from referee.rules.movegen import (
@@ -428,7 +428,9 @@ def _message(
     best: int,
 ) -> str:
     """A sentence naming the rule that the play breaks (RULES.md section in brackets)."""
-    written = " ".join(f"{point_text(m.from_point)}/{point_text(m.to_point)}" for m in moves)
+    written = shortened(
+        " ".join(f"{point_text(m.from_point)}/{point_text(m.to_point)}" for m in moves)
+    )
     dice = f"{max(judge.dice)}-{min(judge.dice)}"
     whole_play = {
         Reason.NOT_ENOUGH_DICE_USED: (

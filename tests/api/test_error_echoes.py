@@ -205,17 +205,6 @@ def all_cases() -> list[Case]:
 
 
 CASES = all_cases()
-JUDGE_WORDS_THE_WHOLE_PLAY = pytest.mark.xfail(
-    strict=True,
-    reason="a verdict's illegal_play repeats the play as written, whole, in its message and play"
-    " (referee/rules/judge.py words it, referee/adjudication keeps it; neither is this"
-    " change's file): up to 4,096 characters a line, more through repeat counts",
-)
-KNOWN = {
-    ("/v1/records/check", "a record with a long play"): JUDGE_WORDS_THE_WHOLE_PLAY,
-    ("/v1/records/check", "a record with repeat counts"): JUDGE_WORDS_THE_WHOLE_PLAY,
-}
-"""Echoes made outside this change's files, still whole (strict: fixing them fails here)."""
 
 
 def test_every_operation_of_the_contract_gets_huge_inputs() -> None:
@@ -270,7 +259,7 @@ RUN = re.compile(f"{LETTER}{{{SHORT_ECHO + 1},}}")
 
 @pytest.mark.parametrize(
     "case",
-    [pytest.param(case, marks=KNOWN.get((case.path, case.what), ())) for case in CASES],
+    CASES,
     ids=lambda case: f"{case.method} {case.path}: {case.what}",
 )
 def test_an_answer_repeats_a_few_hundred_characters_of_a_huge_input_at_most(

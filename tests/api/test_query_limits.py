@@ -27,13 +27,6 @@ LIMIT_REQUEST_LINE: int = runpy.run_path(str(ROOT / "gunicorn.conf.py"))["limit_
 WIDEST = "\U0001f600"
 """A character UTF-8 writes in four bytes: 12 bytes percent-encoded."""
 
-PENDING = {
-    ("post", "/v1/matches"): "referee/api/matches.py (not this change's file) documents the"
-    " text/plain query's variant and options without a maximum; its docstring should say"
-    " '- {in: query, schema: MatchSubmitQuery}' (referee/api/schemas.py), as the server checks",
-}
-"""Operations whose documentation still lacks a maximum (strict: once fixed, this fails)."""
-
 
 def longest_value(schema: dict[str, Any]) -> str | None:
     """The longest value, as text, that ``schema`` documents (None: no documented bound)."""
@@ -82,15 +75,7 @@ def worst_request(method: str, path: str, query: list[dict[str, Any]]) -> str:
 
 def operation_params() -> list[Any]:
     return [
-        pytest.param(
-            method,
-            path,
-            query,
-            id=f"{method} {path}",
-            marks=[pytest.mark.xfail(strict=True, reason=PENDING[(method, path)])]
-            if (method, path) in PENDING
-            else [],
-        )
+        pytest.param(method, path, query, id=f"{method} {path}")
         for method, path, query in query_operations()
     ]
 
