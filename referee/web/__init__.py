@@ -29,7 +29,7 @@ from referee.http.storage import storage
 from referee.live import service as live
 from referee.rules.variants import VARIANTS
 from referee.scopes import Scope
-from referee.web.viewer import GameReplay, Step, game_replay, step_board
+from referee.web.viewer import GameReplay, Step, action_words, game_replay, step_board
 from vocabulary import Side
 
 blueprint = Blueprint(
@@ -261,11 +261,22 @@ def match(match_id: int) -> str:
 
 @blueprint.get("/live/<int:live_id>")
 def live_match(live_id: int) -> str:
-    """Watch a live match: the board, the score and who is to act, updated as actions
-    arrive (the script follows the match's NDJSON stream; without it the page reloads)."""
+    """Watch a live match: the board, the score, who is to act, the last play and the
+    current game's actions, updated as actions arrive (the script follows the match's
+    NDJSON stream and adds each state's ``last_action``; without it the page reloads)."""
     if current_app.config["PRIVATE"]:
         raise UnauthorizedError("this archive is private: the live pages need a token")
-    state = live.state(storage(), live_id)
+    match = live.current(storage(), live_id)
+    state = live.state_json(match)
     players = (state["players"]["w"], state["players"]["b"])
+    done = live.game_actions(match)
+    rolls = [action for action in done if action["action"] == "roll"]
     board = board_svg(state["position"], orientation=_orientation(), players=players)
-    return render_template("live.html", state=state, board=board, orientation=_orientation())
+    return render_template(
+        "live.html",
+        state=state,
+        board=board,
+        orientation=_orientation(),
+        actions=[action_words(action, players) for action in done],
+        last_roll=action_words(rolls[-1], players) if rolls else None,
+    )

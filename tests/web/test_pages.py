@@ -357,7 +357,11 @@ def test_the_live_page_shows_the_match_as_it_stands(env: Env) -> None:
     html = page.get_data(as_text=True)
     assert board(html).get("data-position") == state["position"]
     words = Elements(html).words()
-    assert "alice – bob" in words and "waiting" in words and "money game" in words
+    assert "alice – bob" in words and "one money game" in words
+    assert field(html, "status") == "waiting for both bots to join"
+    assert field(html, "to_act") == "nobody" and field(html, "last_roll") == "—"
+    assert field(html, "score") == "alice 0 – 0 bob"
+    assert "No action yet in this game." in words
     links = {attrs.get("href") for tag, attrs in Elements(html).tags if tag == "a"}
     live_id = state["id"]
     assert {
