@@ -34,6 +34,7 @@ def table_json(table: Table) -> dict[str, Any]:
         "score": list(match.score),
         "games": [asdict(game) for game in table.games],
         "last_action": None if table.last_action is None else entry_json(table.last_action),
+        "game_actions": table.game_actions,
         "legal": table.legal,
         "cube": cube_state_json(flow.cube),
         "first_mover": _side_text(flow.first_mover),
@@ -69,8 +70,9 @@ def table_from_json(data: dict[str, Any], engine: Engine = CHOSEN) -> Table:
         _side(data["extra_turn_for"]),
         None if finish is None else read_position(finish).board,
     )
-    last = data.get("last_action")
+    last = data["last_action"]
     table.last_action = None if last is None else _action(last)
+    table.game_actions = data["game_actions"]
     table.games = [FinishedGame(**game) for game in data["games"]]
     table.legal = data["legal"]
     table.acted = [Side(side) for side in data["acted"]]

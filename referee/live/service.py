@@ -25,8 +25,15 @@ from referee.live import dice
 from referee.live.codec import entries_from_json, entries_json, table_json
 from referee.live.model import LiveMatch, Status
 from referee.live.record import checked_record
-from referee.live.shapes import ProofView, StateView, dump_proof, dump_state
-from referee.live.table import Action, Table, Use
+from referee.live.shapes import (
+    ActionView,
+    ProofView,
+    StateView,
+    dump_action,
+    dump_proof,
+    dump_state,
+)
+from referee.live.table import Action, GameStart, LiveAction, Table, Use
 from referee.rules.engine import CHOSEN, Engine
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
@@ -260,8 +267,31 @@ def state(storage: Storage, live_id: int) -> dict[str, Any]:
     return state_json(current(storage, live_id))
 
 
+def _action_view(action: LiveAction, number: int) -> ActionView:
+    return ActionView(
+        number=number,
+        side=str(action.side),
+        action=str(action.kind),
+        dice=None if action.dice is None else list(action.dice),
+        play=action.play,
+        value=action.value,
+    )
+
+
+def game_actions(storage: Storage, match: LiveMatch) -> list[dict[str, Any]]:
+    """The current game's actions so far (read from the match's log), each as the state's
+    ``last_action`` shows it (the watch page lists them; the stream then adds each new
+    ``last_action``)."""
+    entries = entries_from_json(storage.live.log(match.id))
+    starts = [at for at, entry in enumerate(entries) if isinstance(entry, GameStart)]
+    game = entries[starts[-1] + 1 :] if starts else []
+    actions = [entry for entry in game if isinstance(entry, LiveAction)]
+    return [dump_action(_action_view(action, n)) for n, action in enumerate(actions, start=1)]
+
+
 def state_json(match: LiveMatch) -> dict[str, Any]:
     table = match.table
+    last, number = table.last_action, table.game_actions
     playing = match.status == Status.PLAYING
     expect = [str(action) for action in table.expect()] if playing else []
     to_act = table.to_act() if playing else None
@@ -295,6 +325,7 @@ def state_json(match: LiveMatch) -> dict[str, Any]:
             move_seconds=match.move_seconds,
             joined={side: seed is not None for side, seed in match.seeds.items()},
             created_at=match.created_at,
+            last_action=_action_view(last, number) if last is not None and number else None,
         )
     )
 

@@ -9,6 +9,8 @@ from typing import Any
 from referee.shapes import Shape, dumper, fields, validate
 
 LIVE_ACTIONS = ["roll", "double", "take", "drop", "beaver", "play", "resign"]
+RECORDED_ACTIONS = ["roll", "double", "beaver", "take", "drop", "win"]
+"""What the record of a live game notes: a roll with its play, the cube's actions, the win."""
 
 
 class LiveGame(Shape):
@@ -18,6 +20,36 @@ class LiveGame(Shape):
     termination = fields.String(required=True)
     kind = fields.String(required=True, allow_none=True)
     cube = fields.Integer(required=True)
+
+
+class LastAction(Shape):
+    """The current game's last action as the match's record will write it."""
+
+    number = fields.Integer(
+        required=True,
+        metadata={"description": "its place among the current game's actions, from 1"},
+    )
+    side = fields.String(
+        required=True,
+        validate=validate.OneOf(["w", "b"]),
+        metadata={"description": "who acted; for a win, who won"},
+    )
+    action = fields.String(
+        required=True,
+        validate=validate.OneOf(RECORDED_ACTIONS),
+        metadata={
+            "description": "roll: the dice and the play made with them; double, beaver: the"
+            " cube offered (value); take, drop; win: the game's points (value), after the"
+            " last play, a drop, a resignation or a timeout"
+        },
+    )
+    dice = fields.List(fields.Integer(), required=True, allow_none=True)
+    play = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "a roll's play in canonical text (empty: no move)"},
+    )
+    value = fields.Integer(required=True, allow_none=True)
 
 
 class LiveState(Shape):
@@ -33,6 +65,12 @@ class LiveState(Shape):
     score = fields.List(fields.Integer(), required=True)
     position = fields.String(required=True)
     ply = fields.Integer(required=True)
+    last_action = fields.Nested(
+        LastAction,
+        required=True,
+        allow_none=True,
+        metadata={"description": "the current game's last action; null before its first"},
+    )
     to_act = fields.String(required=True, allow_none=True)
     expect = fields.List(fields.String(validate=validate.OneOf(LIVE_ACTIONS)), required=True)
     dice = fields.List(fields.Integer(), required=True, allow_none=True)
@@ -73,6 +111,18 @@ class DiceProof(Shape):
 
 
 @dataclass(frozen=True, slots=True)
+class ActionView:
+    """One action of a live game as ``LastAction`` shows it."""
+
+    number: int
+    side: str
+    action: str
+    dice: list[int] | None
+    play: str | None
+    value: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class StateView:
     """The state of a live match as LIVE.md §3 names its fields."""
 
@@ -102,6 +152,7 @@ class StateView:
     move_seconds: int
     joined: dict[str, bool]
     created_at: str
+    last_action: ActionView | None = None
     you: list[str] | None = None
 
 
@@ -117,5 +168,6 @@ class ProofView:
     throws: list[Any]
 
 
+dump_action = dumper(LastAction)
 dump_state = dumper(LiveState)
 dump_proof = dumper(DiceProof)

@@ -104,6 +104,8 @@ class Table:
         """What the record will say, noted since the table was loaded (the live store
         appends it to the match's log with the change)."""
         self.last_action: LiveAction | None = None
+        self.game_actions = 0
+        """How many actions the current game's record has so far."""
         self.changed = False
         """An action, a game start or a timeout changed the table since it was loaded."""
         self.games: list[FinishedGame] = []
@@ -196,6 +198,7 @@ class Table:
         cube = flow.position.cube
         start = write_position(flow.position) if cube is not None and cube.value > 1 else None
         self.noted.append(GameStart(self.game, self.match.score, start))
+        self.game_actions = 0
         self.changed = True
         self._go_on(flow.opened(white, black), dice)
 
@@ -262,6 +265,7 @@ class Table:
     def _note(self, side: Side, kind: ActionKind, **what: Any) -> None:
         self.last_action = LiveAction(side, kind, **what)
         self.noted.append(self.last_action)
+        self.game_actions += 1
 
     def _resign(self, side: Side, value: object, dice: DiceSource) -> None:
         allowed = self.variant_class.resignation_values(self.rules)

@@ -29,7 +29,7 @@ from referee.http.storage import storage
 from referee.live import service as live
 from referee.rules.variants import VARIANTS
 from referee.scopes import Scope
-from referee.web.viewer import GameReplay, Step, game_replay, step_board
+from referee.web.viewer import GameReplay, Step, action_words, game_replay, step_board
 from vocabulary import Side
 
 blueprint = Blueprint(
@@ -38,6 +38,13 @@ blueprint = Blueprint(
 
 PAGE_SIZE = 25
 SEARCH_FIELDS = ("player", "event", "variant", "valid", "q")
+GAMES_OPEN = 30
+"""A verdict's games table is shown open up to this many games, folded away past it."""
+
+
+@blueprint.context_processor
+def page_constants() -> dict[str, Any]:
+    return {"GAMES_OPEN": GAMES_OPEN}
 
 
 @blueprint.errorhandler(RefereeError)
@@ -102,7 +109,9 @@ def check() -> tuple[str, int]:
         for index, steps in enumerate(adjudication.replays, start=1)
     ]
     page = _viewer_page(games, players, _svg_href, lambda game: None)
-    return render_template("verdict.html", verdict=verdict, **page), 200
+    return render_template(
+        "verdict.html", verdict=verdict, picker="_pick_anchors.html", **page
+    ), 200
 
 
 def _form_error(form: dict[str, str], message: str) -> tuple[str, int]:
@@ -227,8 +236,12 @@ def match(match_id: int) -> str:
             query["o"] = "b"
         return f"{url_for('web.match', match_id=match_id)}?{urlencode(query)}#{step.anchor}"
 
+    page_of_match = url_for("web.match", match_id=match_id)
+    flipped = "o=b&" if _orientation() is Side.BLACK else ""
+
     def other_game(number: int) -> str:
-        return url_for("web.match", match_id=match_id, g=number)
+        """Game ``number``'s page, seen from the same side."""
+        return f"{page_of_match}?{flipped}g={number}"
 
     later_errors = [g["index"] for g in verdict["games"][game:] if g["errors"]]
     page = _viewer_page(games, players, href, other_game)
@@ -238,19 +251,32 @@ def match(match_id: int) -> str:
         verdict=verdict,
         game=game,
         game_count=count,
+        game_link=other_game,
+        picker="_pick_stored.html",
         next_error_game=other_game(later_errors[0]) if later_errors else None,
-        game_href=url_for("web.match", match_id=match_id) + "?g=",
+        game_href=f"{page_of_match}?{flipped}g=",
         **page,
     )
 
 
 @blueprint.get("/live/<int:live_id>")
 def live_match(live_id: int) -> str:
-    """Watch a live match: the board, the score and who is to act, updated as actions
-    arrive (the script follows the match's NDJSON stream; without it the page reloads)."""
+    """Watch a live match: the board, the score, who is to act, the last play and the
+    current game's actions, updated as actions arrive (the script follows the match's
+    NDJSON stream and adds each state's ``last_action``; without it the page reloads)."""
     if current_app.config["PRIVATE"]:
         raise UnauthorizedError("this archive is private: the live pages need a token")
-    state = live.state(storage(), live_id)
+    match = live.current(storage(), live_id)
+    state = live.state_json(match)
     players = (state["players"]["w"], state["players"]["b"])
+    done = live.game_actions(storage(), match)
+    rolls = [action for action in done if action["action"] == "roll"]
     board = board_svg(state["position"], orientation=_orientation(), players=players)
-    return render_template("live.html", state=state, board=board, orientation=_orientation())
+    return render_template(
+        "live.html",
+        state=state,
+        board=board,
+        orientation=_orientation(),
+        actions=[action_words(action, players) for action in done],
+        last_roll=action_words(rolls[-1], players) if rolls else None,
+    )

@@ -64,7 +64,7 @@ def action_words(action: Mapping[str, Any], players: Sequence[str]) -> str:
     """``12. Alice 52: 13/8 13/11``, ``Bob doubles to 2``, ``Alice wins 2 points``."""
     side = action["side"]
     name = players[0 if side == "w" else 1] if side in ("w", "b") else ""
-    number = f"{action['move_number']}. " if action["move_number"] else ""
+    number = f"{action['move_number']}. " if action.get("move_number") else ""
     kind = action["action"]
     value = action["value"]
     if kind == "roll":

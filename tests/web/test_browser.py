@@ -4,9 +4,7 @@ the reason; REQUIRE_BROWSER=1 (CI) turns that skip into a failure."""
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,36 +12,7 @@ import pytest
 
 from tests.api.test_matches_api import LN_EXAMPLE, example, invalid_galaxy
 from tests.server import Server, running, write_token
-
-CHROMIUM = shutil.which("chromium")
-
-
-def _require_browser() -> str:
-    problem = None
-    if CHROMIUM is None:
-        problem = "chromium not found (make browser installs it)"
-    else:
-        try:
-            import playwright.sync_api  # noqa: F401
-        except ImportError:
-            problem = "playwright is not installed (the dev extra has it)"
-    if problem is None:
-        assert CHROMIUM is not None
-        return CHROMIUM
-    if os.environ.get("REQUIRE_BROWSER") == "1":
-        pytest.fail(problem + " (REQUIRE_BROWSER=1)")
-    pytest.skip(problem)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = _require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
-        yield launched
-        launched.close()
+from tests.web.browsing import expect_board
 
 
 @pytest.fixture(scope="module")
@@ -63,17 +32,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dic
         yield server, ids
 
 
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh page; a script error on it fails the test."""
-    opened = browser.new_page(viewport={"width": 1200, "height": 900})
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    opened.close()
-    assert errors == []
-
-
 def actions(server: Server, match_id: int, game: int) -> list[dict[str, Any]]:
     replay: dict[str, Any] = server.json("GET", f"/v1/matches/{match_id}/games/{game}/replay")
     return replay["actions"]
@@ -89,14 +47,6 @@ def open_match(
     return actions(server, ids[name], game)
 
 
-def expect_board(page: Any, position: str, orientation: str = "w") -> None:
-    from playwright.sync_api import expect
-
-    board = page.locator(".board-frame svg")
-    expect(board).to_have_attribute("data-position", position)
-    expect(board).to_have_attribute("data-orientation", orientation)
-
-
 def test_a_pasted_record_gets_its_verdict(page: Any, site: tuple[Server, dict[str, int]]) -> None:
     from playwright.sync_api import expect
 
@@ -104,7 +54,7 @@ def test_a_pasted_record_gets_its_verdict(page: Any, site: tuple[Server, dict[st
     page.goto(server.base + "/")
     page.get_by_label("Record").fill(invalid_galaxy())
     page.get_by_role("button", name="Check the record").click()
-    expect(page.locator(".verdict h2")).to_contain_text("Invalid")
+    expect(page.locator(".verdict-badges")).to_contain_text("Invalid")
     expect(page.locator(".findings .error").first).to_contain_text(
         "13/8 24/23 cannot be played with 4-1"
     )

@@ -25,6 +25,7 @@ from tests.api.test_matches_api import (
     invalid_galaxy,
     make_env,
 )
+from tests.played import money_session
 
 
 class Elements(HTMLParser):
@@ -77,9 +78,10 @@ def test_a_pasted_record_gets_its_verdict_in_words(env: Env) -> None:
     assert page.status_code == 200
     words = Elements(page.get_data(as_text=True)).words()
     # examples/backgammon_match.mat: Alice 1 (1-0), Bob 2 (1-2), Alice a gammon x 2 (5-2).
-    assert "Valid Alice – Bob" in words
+    assert "Verdict: Alice – Bob" in words
+    assert "Valid every action legal" in words and "Complete to the end of the match" in words
     assert "5-point match" in words
-    assert "Alice wins the match" in words
+    assert "Alice wins the match, 5–2." in words
     for after in ("1–0", "1–2", "5–2"):
         assert after in words
 
@@ -99,7 +101,7 @@ def test_an_invalid_record_shows_the_error_with_rule_line_move_and_alternatives(
     html = env.client.post("/check", data={"record": invalid_galaxy()}).get_data(as_text=True)
     parsed = Elements(html)
     words = parsed.words()
-    assert "Invalid lasse – robacc" in words
+    assert "Verdict: lasse – robacc" in words and "Invalid errors in 1 game" in words
     assert (
         "(rule wrong_die), line 20, move 3 (lasse): 13/8 24/23 cannot be played with 4-1" in words
     )
@@ -113,6 +115,101 @@ def test_an_invalid_record_shows_the_error_with_rule_line_move_and_alternatives(
     assert board(html).get("data-position") == (
         "backgammon 1b,,2w,,,5w,,3w,,,1b,4b,3w,,,,2b,2b,5b,,,,,2w w0b0 w0b0 w - 1c 7:0-0 -"
     )
+
+
+def field(html: str, name: str) -> str:
+    """The text of the live page's element ``data-field=name``."""
+    found = re.search(rf'data-field="{name}">(.*?)</', html, re.S)
+    assert found is not None, name
+    return " ".join(Elements(found.group(1)).words().split())
+
+
+def verdict_words(html: str) -> str:
+    """The words of the verdict in brief (badges, outcome, facts, first error)."""
+    found = re.search(r'<section class="verdict".*?</section>', html, re.S)
+    assert found is not None
+    return Elements(found.group(0)).words()
+
+
+def games_rows(html: str) -> list[str]:
+    """The words of each game's row of the games table (not its findings)."""
+    table = re.search(r'<table class="games">.*?</table>', html, re.S)
+    assert table is not None
+    rows = re.findall(r'<tr class="(?:has-errors)?">(.*?)</tr>', table.group(0), re.S)
+    return [Elements(row).words() for row in rows]
+
+
+def test_an_invalid_record_states_no_winner_only_what_the_record_claims(env: Env) -> None:
+    # The galaxy record: lasse's illegal play in game 1 stops its checking; the record goes
+    # on to robacc's 8 points in a 7-point match (its own results), so it claims robacc won.
+    html = env.client.post("/check", data={"record": invalid_galaxy()}).get_data(as_text=True)
+    words = verdict_words(html)
+    assert "Invalid" in words and "Complete" in words and "Valid" not in words.split()
+    assert "the record claims robacc won the match" in words
+    assert "wins the match" not in words
+    assert "First error: game 1, line 20: 13/8 24/23 cannot be played with 4-1" in words
+    # Game 1 has no result by the rules: no points, the score stays 0-0, and the record's
+    # own claim (robacc "Wins 2 point" after bearing off with the cube at 2) is named as
+    # the record's.
+    first = games_rows(html)[0]
+    assert "No result (checking stopped at an error)" in first
+    assert first.split("No result (checking stopped at an error)")[1].split() == [
+        "—", "(the", "record", "says", "2)", "0–0",
+    ]  # fmt: skip
+    assert "unfinished" not in first
+
+
+def test_a_record_cut_before_the_end_is_valid_but_incomplete(env: Env) -> None:
+    # examples/backgammon_match.mat without its third game: 1-2 in a 5-point match.
+    whole = example(BG_EXAMPLE)
+    cut = whole[: whole.index('; [StartPosition "backgammon ,1w,1w')]
+    html = env.client.post("/check", data={"record": cut}).get_data(as_text=True)
+    words = verdict_words(html)
+    assert "Valid every action legal" in words
+    assert "Incomplete stops before the match ends" in words
+    assert "No winner: the record stops before anyone reaches 5, at 1–2." in words
+    assert "wins the match" not in words and "claims" not in words
+
+
+def test_a_long_session_page_keeps_the_games_small_and_folded(env: Env) -> None:
+    # 40 games of a money session: a <select> of 40 options picks the game (a GET form),
+    # and the table of 40 rows is folded away in a closed <details>.
+    match_id = env.stored(money_session("long-nardy", 40, {}, 8))
+    html = env.client.get(f"/matches/{match_id}?g=7").get_data(as_text=True)
+    parsed = Elements(html)
+    options = [attrs for tag, attrs in parsed.tags if tag == "option" and "value" in attrs]
+    picker = [o for o in options if o["value"].isdigit()]
+    assert [o["value"] for o in picker] == [str(n) for n in range(1, 41)]
+    assert [o["value"] for o in picker if "selected" in o] == ["7"]
+    details = next(attrs for tag, attrs in parsed.tags if tag == "details")
+    assert "open" not in details
+    assert html.index("data-viewer") < html.index('<table class="games">')
+    hrefs = {attrs.get("rel"): attrs.get("href") for tag, attrs in parsed.tags if tag == "a"}
+    assert (
+        hrefs["prev"] == f"/matches/{match_id}?g=6" and hrefs["next"] == f"/matches/{match_id}?g=8"
+    )
+    # A few games: the table is open.
+    few = env.stored(example(BG_EXAMPLE))
+    few_page = Elements(env.client.get(f"/matches/{few}").get_data(as_text=True))
+    assert "open" in next(attrs for tag, attrs in few_page.tags if tag == "details")
+
+
+def test_the_archive_names_a_winner_only_for_a_valid_complete_record(env: Env) -> None:
+    valid = env.stored(example(BG_EXAMPLE))
+    invalid = env.stored(invalid_galaxy(), allow_invalid=True)
+    whole = example(BG_EXAMPLE)
+    cut = env.stored(whole[: whole.index('; [StartPosition "backgammon ,1w,1w')])
+    html = env.client.get("/matches").get_data(as_text=True)
+    rows = {
+        int(found.group(1)): Elements(found.group(0)).words()
+        for found in re.finditer(
+            r'<tr>\s*<th scope="row"><a href="/matches/(\d+)">.*?</tr>', html, re.S
+        )
+    }
+    assert rows[valid].endswith("valid Alice")
+    assert rows[invalid].endswith("invalid none: the record is invalid")
+    assert "robacc" not in rows[invalid].split("invalid", 1)[1]
+    assert rows[cut].endswith("valid none: the record is incomplete")
 
 
 def test_without_javascript_each_action_of_a_pasted_record_links_to_its_board(env: Env) -> None:
@@ -262,7 +359,11 @@ def test_the_live_page_shows_the_match_as_it_stands(env: Env) -> None:
     html = page.get_data(as_text=True)
     assert board(html).get("data-position") == state["position"]
     words = Elements(html).words()
-    assert "alice – bob" in words and "waiting" in words and "money game" in words
+    assert "alice – bob" in words and "one money game" in words
+    assert field(html, "status") == "waiting for both bots to join"
+    assert field(html, "to_act") == "nobody" and field(html, "last_roll") == "—"
+    assert field(html, "score") == "alice 0 – 0 bob"
+    assert "No action yet in this game." in words
     links = {attrs.get("href") for tag, attrs in Elements(html).tags if tag == "a"}
     live_id = state["id"]
     assert {

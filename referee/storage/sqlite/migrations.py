@@ -151,14 +151,15 @@ def _create_live_log(db: Utilities) -> None:
     rows = db.execute("SELECT id, version, ply, state FROM live_matches").fetchall()
     for live_id, version, ply, text in rows:
         state = json.loads(text)
-        entries, last = [], None
+        entries, last, count = [], None, 0
         for game, record in enumerate(state.pop("records", []), start=1):
             entries.append(
                 {"kind": "game", "game": game, "score": record["score"], "start": record["start"]}
             )
             entries.extend(record["actions"])
             last = record["actions"][-1] if record["actions"] else last
-        state["last_action"] = last
+            count = len(record["actions"])
+        state["last_action"], state["game_actions"] = last, count
         db.execute(
             "INSERT INTO live_log (live_id, version, ply, entries, state) VALUES (?, ?, ?, ?, ?)",
             [live_id, version, ply, json.dumps(entries), json.dumps(state)],

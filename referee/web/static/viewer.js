@@ -120,15 +120,18 @@
   followFragment();
 })();
 
-// A live match's page follows the match's NDJSON stream: the facts change in place and the
-// board is redrawn (the latest position only, one drawing at a time). Without this script
-// the page reloads itself while the match is on.
+// A live match's page follows the match's NDJSON stream: the facts change in place, each
+// state's last_action is added to the current game's list, and the board is redrawn (the
+// latest position only, one drawing at a time). Without this script the page reloads
+// itself while the match is on. The words are the server's (referee/web/viewer.py
+// action_words, live.html); a browser test holds the two to the same text.
 (function () {
   "use strict";
   const live = document.querySelector("[data-live]");
   if (!live) return;
   const board = live.querySelector("[data-live-board]");
   const field = (name) => live.querySelector('[data-field="' + name + '"]');
+  const list = field("actions");
   let wanted = null;
   let drawing = false;
 
@@ -148,9 +151,68 @@
     drawing = false;
   }
 
+  list.scrollTop = list.scrollHeight;  // the latest action in view
   const gamesShown = live.querySelectorAll('[data-field="games"] li').length;
   const ended = (status) => status === "finished" || status === "aborted";
   if (ended(live.dataset.status)) return;  // nothing more will happen
+
+  const STATUS = { waiting: "waiting for both bots to join" };
+  const CUBE = { double: "doubles to ", beaver: "beavers to ", take: "takes", drop: "drops" };
+
+  function words(action, players) {
+    const name = players[action.side];
+    if (action.action === "roll") return name + " " + action.dice.join("") + ": " + (action.play || "no move");
+    if (action.action === "win") return name + " wins " + action.value + " point" + (action.value === 1 ? "" : "s");
+    const cube = CUBE[action.action];
+    return name + " " + (cube === undefined ? action.action : cube + (action.value === null ? "" : action.value));
+  }
+
+  function choices(state) {
+    const named = state.expect.map((a) => (a === "play" && state.dice ? "play " + state.dice.join("-") : a));
+    if (named.length < 2) return named.join("");
+    return named.slice(0, -1).join(", ") + " or " + named[named.length - 1];
+  }
+
+  let latest = null;  // the last state's last_action and players
+  let catching = false;
+
+  async function catchUp() {
+    // A state was missed (two changes between two looks of the stream): the page's own
+    // list and last play, fetched again, then the latest action if the page was older.
+    catching = true;
+    try {
+      const response = await fetch(location.href);
+      if (!response.ok) return;
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      const fresh = page.querySelector('[data-field="actions"]');
+      if (fresh) list.innerHTML = fresh.innerHTML;
+      if (list.children.length && field("no-actions")) field("no-actions").remove();
+      const roll = page.querySelector('[data-field="last_roll"]');
+      if (roll) field("last_roll").textContent = roll.textContent;
+    } finally {
+      catching = false;
+    }
+    if (latest && latest.action.number === list.children.length + 1) add(latest.action, latest.players);
+  }
+
+  function add(action, players) {
+    latest = { action: action, players: players };
+    if (catching) return;
+    const shown = list.children.length;
+    if (action.number <= shown) return;
+    if (action.number > shown + 1) {
+      catchUp();
+      return;
+    }
+    const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    const item = document.createElement("li");
+    item.textContent = words(action, players);
+    list.appendChild(item);
+    const none = field("no-actions");
+    if (none) none.remove();
+    if (atEnd) list.scrollTop = list.scrollHeight;
+    if (action.action === "roll") field("last_roll").textContent = item.textContent;
+  }
 
   function show(state) {
     if (ended(state.status) || state.games.length !== gamesShown) {
@@ -158,12 +220,13 @@
       window.location.reload();
       return;
     }
-    field("status").textContent = state.status;
+    const players = state.players;
+    field("status").textContent = STATUS[state.status] || state.status;
     field("game").textContent = state.game;
-    field("score").textContent = state.score[0] + "–" + state.score[1];
-    field("to_act").textContent = state.to_act ? state.players[state.to_act] : "—";
-    field("expect").textContent = state.expect.join(", ") || "—";
+    field("score").textContent = players.w + " " + state.score[0] + " – " + state.score[1] + " " + players.b;
+    field("to_act").textContent = state.to_act ? players[state.to_act] + ": " + choices(state) : "nobody";
     field("ply").textContent = state.ply;
+    if (state.last_action) add(state.last_action, players);
     wanted = state.position;
     if (!drawing) redraw();
   }

@@ -1,0 +1,32 @@
+"""The browser and a fresh page for the browser tests (tests/web/browsing.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.browsing import require_browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page; a script error on it fails the test."""
+    opened = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    opened.close()
+    assert errors == []
