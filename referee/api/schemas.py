@@ -128,7 +128,7 @@ class MatchDetailQuery(Schema):
     class Meta:
         unknown = RAISE
 
-    format = fields.String(validate=validate.OneOf(["canonical", "original"]))
+    format = fields.String(validate=validate.OneOf(["canonical", "original", "sgf"]))
 
 
 class BoardQuery(Schema):

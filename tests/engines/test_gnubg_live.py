@@ -8,15 +8,18 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from referee.adjudication.match import check_record
 from referee.engines.bridge import BridgeStopped, EngineStrategy, play_engine_match
 from referee.engines.fibs import NotBackgammonError
 from referee.engines.gnubg import GnubgExternal
 from referee.engines.ubgi import UbgiEngine
 from referee.live.bot import LiveClient, RandomStrategy, play_match
+from tests.engines.gnubg import run_batch
 from tests.engines.live_play import engine_match
 from tests.live.harness import Tokens, create, token_of
 from tests.server import ROOT, Server
@@ -151,3 +154,25 @@ def test_the_command(setup: Setup, gnubg: GnubgExternal) -> None:
     assert bot.returncode == 0
     assert json.loads(out) == {key: final[key] for key in ("id", "status", "score", "winner")}
     assert final["status"] == "finished"
+
+
+def test_a_live_match_exports_with_its_dice_tags(
+    setup: Setup, gnubg: GnubgExternal, tmp_path: Path
+) -> None:
+    """The stored record of a match gnubg played, as SGF: the dice tags as properties of
+    the first game's root, and gnubg loads it to the live match's winner."""
+    server, tokens = setup
+    final, _ = engine_match(server, tokens, gnubg, "w", 3, seed=21)
+    status, headers, body = server.request(
+        "GET", f"/v1/matches/{final['match_id']}?format=sgf", accept="*/*"
+    )
+    assert status == 200 and headers["Content-Type"].startswith("application/x-go-sgf")
+    sgf = body.decode()
+    proof = server.json("GET", f"/v1/live/{final['id']}/dice")
+    assert f"XA[{proof['algorithm']}]XC[{proof['commitment']}]XS[{proof['server_seed']}]" in sgf
+    assert "XK[w=engine,b=rnd]" in sgf
+    (tmp_path / "live.sgf").write_text(sgf)
+    run_batch(['load match "live.sgf"', 'export match mat "live.mat"'], tmp_path)
+    back = check_record((tmp_path / "live.mat").read_text()).to_json()
+    assert back["match"]["winner"] == final["winner"]
+    assert [game["winner"] for game in back["games"]] == [g["winner"] for g in final["games"]]
