@@ -109,12 +109,16 @@ def play_engine_match(
     except ActionRefused as refused:
         last = strategy.last
         said = f"{last.answer!r} (to {last.question!r})" if last else "nothing"
-        reason = refused.problem.get("reason") or {}
+        problem = refused.problem
+        reason = problem.get("reason") or {}
+        why = (
+            f"{reason.get('code')}: {reason.get('message')}"
+            if reason
+            else problem.get("detail", "")
+        )
         message = (
             f"the server refused {refused.action} from {strategy.engine.name}, which said"
-            f" {said}: {refused.problem.get('detail', '')}"
-            f" [{reason.get('code', refused.problem.get('code', ''))}]"
-            f" {reason.get('message', '')}".rstrip()
+            f" {said}: {problem.get('code', refused.status)} ({why})"
         )
         log.error(message)
         raise BridgeStopped(message) from None

@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -107,17 +108,26 @@ class Wrong:
 
 def test_a_refused_action_stops_the_bridge(setup: Setup) -> None:
     server, tokens = setup
-    state = create(server, tokens, length=1)
+    state = create(server, tokens, length=1, move_seconds=600)
     url = f"{server.base}/v1/live/{state['id']}"
-    server.json("POST", f"/v1/live/{state['id']}/join", {}, token_of(tokens, "b"))
+    opponent = threading.Thread(
+        target=play_match,
+        args=(LiveClient(url, token_of(tokens, "b")), RandomStrategy(random.Random(2))),
+    )
+    opponent.start()
     strategy = EngineStrategy(Wrong(), session_options=False)
-    with pytest.raises(BridgeStopped) as stopped:
-        play_engine_match(LiveClient(url, token_of(tokens, "w")), strategy)
-    message = str(stopped.value)
-    assert "'24/23 24/23 24/23'" in message  # the engine's line
-    assert "illegal_action" in message or "illegal" in message  # the server's reason
-    after = server.json("GET", f"/v1/live/{state['id']}")
-    assert after["status"] == "playing"  # nothing was played in its place
+    try:
+        with pytest.raises(BridgeStopped) as stopped:
+            play_engine_match(LiveClient(url, token_of(tokens, "w")), strategy)
+        message = str(stopped.value)
+        assert "'24/23 24/23 24/23'" in message  # the engine's line
+        assert "illegal_action" in message  # the server's reason
+        after = server.json("GET", f"/v1/live/{state['id']}")
+        assert after["status"] == "playing"  # nothing was played in its place
+        assert after["to_act"] == "w" and "play" in after["expect"]
+    finally:
+        server.request("POST", f"/v1/live/{state['id']}/abort", {}, tokens.host)
+        opponent.join(timeout=60)
 
 
 def test_a_nardy_match_is_refused_before_joining(setup: Setup) -> None:
