@@ -13,7 +13,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 
-.PHONY: install native native-check fuzz test lint serve bench openapi browser screenshots clean
+.PHONY: install native native-check fuzz test lint serve bench openapi browser gnubg screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -80,6 +80,10 @@ openapi: $(STAMP)
 # Debian's chromium for the browser tests (Playwright drives the system browser; CI is root).
 browser:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+
+# Debian's gnubg for the engine tests (a separate GPL program; Debian puts it in /usr/games).
+gnubg:
+	command -v gnubg >/dev/null || test -x /usr/games/gnubg || (apt-get update && apt-get install -y gnubg)
 
 screenshots: $(STAMP) browser
 	$(BIN)/python scripts/board_screenshots.py

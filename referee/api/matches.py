@@ -18,6 +18,7 @@ from referee.api.schemas import (
     RecheckRequest,
 )
 from referee.archive.derived import check_stored, replay
+from referee.archive.sgf import SGF_MEDIA_TYPE, match_sgf
 from referee.archive.stored import stored_match, summary_json
 from referee.archive.submit import Submission, submit
 from referee.errors import ArchiveBusyError, InvalidEncodingError, RefereeError
@@ -287,16 +288,19 @@ def get_match(match_id: int) -> Response | dict[str, Any]:
       summary: A stored match
       description: >
         Metadata, options and verdict as JSON; with Accept text/plain the record text as
-        received, or with format=canonical the canonical .mat.
+        received, or with format=canonical the canonical .mat; format=sgf: a backgammon
+        match in GNU Backgammon's SGF (application/x-go-sgf; a nardy match is a 422
+        not_exportable).
       parameters:
         - {in: path, name: match_id, required: true, schema: {type: integer}}
-        - {in: query, name: format, schema: {type: string, enum: [canonical, original]}}
+        - {in: query, name: format, schema: {type: string, enum: [canonical, original, sgf]}}
       responses:
         200:
           description: The match
           content:
             application/json: {schema: StoredMatchDetail}
             text/plain: {schema: {type: string}}
+            application/x-go-sgf: {schema: {type: string}}
         401: Problem
         403: Problem
         404: Problem
@@ -304,6 +308,8 @@ def get_match(match_id: int) -> Response | dict[str, Any]:
         422: Problem
     """
     args = loaded(MatchDetailQuery, request.args.to_dict())
+    if args.get("format") == "sgf":
+        return Response(match_sgf(storage(), match_id), mimetype=SGF_MEDIA_TYPE)
     stored = stored_match(storage(), match_id)
     if "format" in args:
         text = stored.canonical if args["format"] == "canonical" else stored.original

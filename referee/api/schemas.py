@@ -170,7 +170,7 @@ class MatchDetailQuery(QuerySchema):
     class Meta:
         unknown = RAISE
 
-    format = fields.String(validate=validate.OneOf(["canonical", "original"]))
+    format = fields.String(validate=validate.OneOf(["canonical", "original", "sgf"]))
 
 
 class BoardQuery(QuerySchema):

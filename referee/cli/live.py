@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from referee.cli.common import EXIT_BAD_INPUT, EXIT_INVALID, EXIT_OK
 
 if TYPE_CHECKING:
-    from referee.live.bot import RandomStrategy
+    from referee.live.bot import LiveClient, RandomStrategy
 
 
 def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -23,6 +23,12 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bot.add_argument("--token", required=True, help="the bot's token (scope play)")
     bot.add_argument(
         "--strategy", type=_strategy, default="random", help="the bot's strategy (default: random)"
+    )
+    bot.add_argument(
+        "--engine",
+        metavar="SPEC",
+        help="seat a backgammon engine instead: gnubg:HOST:PORT (gnubg's external player,"
+        " started with gnubg -t and 'external HOST:PORT') or ubgi:COMMAND (a UBGI engine)",
     )
     bot.add_argument("--seed", default="", help="the client seed for the dice")
     bot.set_defaults(run=_bot)
@@ -65,11 +71,46 @@ def _verify_dice(args: argparse.Namespace) -> int:
 def _bot(args: argparse.Namespace) -> int:
     from referee.live.bot import LiveApiError, LiveClient, play_match
 
+    client = LiveClient(args.url.rstrip("/"), args.token)
+    if args.engine:
+        return _engine_bot(args, client)
     strategy = args.strategy()
     try:
-        final = play_match(LiveClient(args.url.rstrip("/"), args.token), strategy, args.seed)
+        final = play_match(client, strategy, args.seed)
     except (LiveApiError, OSError) as error:
         print(f"nardy-referee: bot: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    print(json.dumps({key: final[key] for key in ("id", "status", "score", "winner")}))
+    return EXIT_OK
+
+
+def _engine_bot(args: argparse.Namespace, client: LiveClient) -> int:
+    """``bot --engine``: the engine plays the match through the bridge (referee.engines)."""
+    import logging
+
+    from referee.engines import EngineError, open_engine
+    from referee.engines.bridge import BridgeStopped, EngineStrategy, play_engine_match
+    from referee.engines.fibs import NotBackgammonError
+    from referee.live.bot import LiveApiError
+
+    logging.basicConfig(format="nardy-referee: %(message)s")
+    try:
+        engine = open_engine(args.engine)
+    except ValueError as error:
+        print(f"nardy-referee: bot: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    strategy = EngineStrategy(engine, session_options=engine.name == "gnubg")
+    try:
+        final = play_engine_match(client, strategy, args.seed)
+    except NotBackgammonError as error:
+        print(f"nardy-referee: bot: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BridgeStopped:  # the bridge has logged the engine's line and the reason
+        return EXIT_INVALID
+    except (EngineError, LiveApiError, OSError) as error:
+        print(f"nardy-referee: bot: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    finally:
+        engine.close()
     print(json.dumps({key: final[key] for key in ("id", "status", "score", "winner")}))
     return EXIT_OK

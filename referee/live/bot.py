@@ -9,7 +9,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 STREAM_TIMEOUT = 60.0
 """Longer than the stream's 10 s keep-alive lines."""
@@ -22,6 +22,21 @@ class LiveApiError(Exception):
         super().__init__(f"{status}: {problem.get('detail', problem)}")
         self.status = status
         self.problem = problem
+
+
+class ActionRefused(LiveApiError):
+    """The server refused an action (422): the bot stops rather than try something else."""
+
+    def __init__(self, status: int, problem: dict[str, Any], action: dict[str, Any]) -> None:
+        super().__init__(status, problem)
+        self.action = action
+
+
+class Strategy(Protocol):
+    """What the bot asks for every decision: the action (without ``ply``) for a state in
+    which it is to act. The random strategy below, or an engine (referee.engines)."""
+
+    def choose(self, state: dict[str, Any]) -> dict[str, Any]: ...
 
 
 @dataclass
@@ -77,9 +92,9 @@ class RandomStrategy:
 STRATEGIES = {"random": RandomStrategy}
 
 
-def play_match(client: LiveClient, strategy: RandomStrategy, seed: str = "") -> dict[str, Any]:
+def play_match(client: LiveClient, strategy: Strategy, seed: str = "") -> dict[str, Any]:
     """Join, then act whenever a state (streamed, or the answer to our own action) says it
-    is our turn; the final state."""
+    is our turn; the final state. A refused action (422) raises ActionRefused."""
     joined = client.call("POST", "/join", {"seed": seed})
     sides = set(joined["you"])
     acted_on = -1
@@ -89,11 +104,12 @@ def play_match(client: LiveClient, strategy: RandomStrategy, seed: str = "") -> 
             if state["ply"] <= acted_on:
                 break
             acted_on = state["ply"]
+            action = strategy.choose(state)
             try:
-                state = client.call(
-                    "POST", "/actions", {"ply": state["ply"], **strategy.choose(state)}
-                )
+                state = client.call("POST", "/actions", {"ply": state["ply"], **action})
             except LiveApiError as error:
+                if error.status == 422:
+                    raise ActionRefused(error.status, error.problem, action) from None
                 if error.status != 409:  # a 409 is a state the stream is about to show
                     raise
                 break

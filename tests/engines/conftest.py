@@ -1,0 +1,24 @@
+"""A threaded gunicorn (the shipped config) and one gnubg external player per module."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from referee.engines.gnubg import GnubgExternal
+from tests.engines.gnubg import external_player
+from tests.live.harness import Tokens, live_setup
+from tests.server import Server
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Tokens]]:
+    with live_setup(tmp_path_factory.mktemp("engines") / "archive.sqlite3") as setup:
+        yield setup
+
+
+@pytest.fixture(scope="module")
+def gnubg() -> Iterator[GnubgExternal]:
+    with external_player() as engine:
+        yield engine

@@ -1,0 +1,75 @@
+"""Play a live match with an engine on one side and the reference random bot on the other."""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.engines import Engine
+from referee.engines.bridge import EngineStrategy, play_engine_match
+from referee.live.bot import LiveClient, RandomStrategy, play_match
+from tests.live.harness import Tokens, create, token_of
+from tests.server import Server
+
+
+@dataclass
+class CountingStrategy(EngineStrategy):
+    """The bridge, counting the actions it chose (every one was accepted, or it stops)."""
+
+    actions: list[dict[str, Any]] = field(default_factory=list)
+
+    def choose(self, state: dict[str, Any]) -> dict[str, Any]:
+        action = super().choose(state)
+        self.actions.append(action)
+        return action
+
+
+def engine_match(
+    server: Server,
+    tokens: Tokens,
+    engine: Engine,
+    engine_side: str,
+    length: int,
+    seed: int,
+    session_options: bool = True,
+    **more: Any,
+) -> tuple[dict[str, Any], CountingStrategy]:
+    """A live match of ``length`` between the engine (at ``engine_side``) and the random
+    bot, played to its end; the final state and the engine's strategy."""
+    state = create(server, tokens, length=length, move_seconds=600, **more)
+    url = f"{server.base}/v1/live/{state['id']}"
+    strategy = CountingStrategy(engine, session_options=session_options)
+    other = "b" if engine_side == "w" else "w"
+    finals: dict[str, dict[str, Any]] = {}
+    errors: list[BaseException] = []
+
+    def run(name: str, call: Any) -> None:
+        try:
+            finals[name] = call()
+        except BaseException as error:  # the test reports it; the other bot stops too
+            errors.append(error)
+            server.request("POST", f"/v1/live/{state['id']}/abort", {}, tokens.host)
+
+    engine_client = LiveClient(url, token_of(tokens, engine_side))
+    random_client = LiveClient(url, token_of(tokens, other))
+    threads = [
+        threading.Thread(
+            target=run,
+            args=("engine", lambda: play_engine_match(engine_client, strategy, "engine")),
+        ),
+        threading.Thread(
+            target=run,
+            args=(
+                "random",
+                lambda: play_match(random_client, RandomStrategy(random.Random(seed)), "rnd"),
+            ),
+        ),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=600)
+    assert not errors, errors
+    return finals["engine"], strategy
