@@ -55,10 +55,15 @@ class Server:
             admin.execute(f'CREATE DATABASE "{name}"')
         return self.url_for(name)
 
+    @staticmethod
+    def name(url: str) -> str:
+        """The database a URL names."""
+        return urlsplit(url).path.lstrip("/")
+
     def drop(self, url: str) -> None:
         """Drop a database made by ``fresh`` (its pool closed first)."""
         close_pools(url)
-        name = urlsplit(url).path.lstrip("/")
+        name = self.name(url)
         with psycopg.connect(self.url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         with self.lock:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import psycopg
@@ -62,8 +62,8 @@ class Database:
 
     def rows(self, sql: str, arguments: Arguments = ()) -> list[Row]:
         """Every row a query answers (``?`` marks), read by column name. A connection
-        found lost (the server restarted since it was pooled) is replaced once: a read can
-        be repeated."""
+        found lost (the server restarted since it was pooled) is read again on another,
+        once the pool has let go of every lost one: a read can be repeated."""
         sql = marked(sql)
         with translated(self):
             try:
@@ -71,6 +71,7 @@ class Database:
             except psycopg.OperationalError as error:
                 if classify(error) != "lost":
                     raise
+                self.forget_lost()
                 return self._read(sql, arguments)
 
     def _read(self, sql: str, arguments: Arguments) -> list[Row]:
@@ -96,6 +97,12 @@ class Database:
             self.rows("SELECT count(*) FROM matches")
         except StorageError as error:
             raise NotReadyError(f"the archive cannot be read: {error.__cause__}") from None
+
+    def forget_lost(self) -> None:
+        """Let the pool close every idle connection found lost (a server restarted), so
+        that the next request does not meet one."""
+        with suppress(psycopg.Error):  # check() logs and discards on its own
+            self.pool.check()
 
     @property
     def timeout(self) -> float:
@@ -142,6 +149,8 @@ def translated(database: Database | None = None) -> Iterator[None]:
         raise ArchiveBusyError(_MESSAGES["pool"].format(timeout=timeout)) from None
     except psycopg.Error as error:
         kind = classify(error)
+        if kind == "lost" and database is not None:
+            database.forget_lost()
         if kind is not None:
             raise ArchiveBusyError(_MESSAGES[kind].format(timeout=LOCK_TIMEOUT_SECONDS)) from None
         raise StorageError(f"the archive failed: {first_line(error)}") from error
