@@ -8,6 +8,7 @@ skip saying why, and fail under ``REQUIRE_POSTGRESQL=1``.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -119,7 +120,12 @@ BACKENDS: dict[str, Callable[[Path, pytest.MonkeyPatch], Backend]] = {
 }
 
 
-@pytest.fixture(params=sorted(BACKENDS))
+ONLY = os.environ.get("NARDY_REFEREE_TEST_BACKEND")
+"""``make test`` runs the suite once more on PostgreSQL (NARDY_REFEREE_TEST_BACKEND=postgresql):
+then only that backend's parameters."""
+
+
+@pytest.fixture(params=[ONLY] if ONLY in BACKENDS else sorted(BACKENDS))
 def backend(
     request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[Backend]:
