@@ -248,3 +248,24 @@ def test_one_record_stored_by_many_at_once_is_stored_once(
     assert len({result.id for result in results}) == 1
     assert sorted(result.duplicate for result in results) == [False, True, True, True]
     assert len(storage.matches.search(MatchQuery())) == 1
+
+
+ODD = "a\x00b\ue000c\ue0000 d"
+"""Text PostgreSQL cannot hold as it is (a NUL), and its backend's escape character."""
+
+
+def test_any_text_is_read_back_as_stored(storage: Storage) -> None:
+    sent = new_match(1, players=(ODD, "Bob"), event=ODD, original=f"; {ODD}\n", canonical=ODD)
+    stored = storage.matches.store(sent)
+    kept = storage.matches.get(stored.id)
+    assert kept is not None
+    assert (kept.players, kept.event, kept.original, kept.canonical) == (
+        (ODD, "Bob"),
+        ODD,
+        f"; {ODD}\n",
+        ODD,
+    )
+    assert ids(storage, player=ODD.upper()) == ids(storage, event=ODD) == [stored.id]
+    assert ids(storage, player="a") == []
+    token = storage.tokens.create(("play",), ODD).token
+    assert token.name == ODD and storage.tokens.all() == [token]

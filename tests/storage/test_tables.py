@@ -14,12 +14,13 @@ from referee.storage.stores import Storage
 from referee.storage.tables import TABLES, checksum
 from tests.storage.conftest import Backend, new_match
 from tests.storage.test_live import PLAYING, SETUP, WAITING
+from tests.storage.test_matches import ODD
 
 
 def filled(storage: Storage) -> None:
     """A little of everything, with gaps in the ids."""
     first = storage.matches.store(new_match(1, event="Cup 8/5", valid=False)).id
-    storage.matches.store(new_match(2, players=("Ann", "Ben")))
+    storage.matches.store(new_match(2, players=("Ann", ODD), original=f"{ODD}\n"))
     storage.derived.keep(first, 3, {"replay/1": [1, 2], "check/x": {"a": None}})
     storage.derived.keep(first, 3, {"replay/1": ["again"]})  # kept last now
     storage.tokens.create(("play",), "bot")

@@ -23,6 +23,7 @@ from psycopg_pool import ConnectionPool
 
 from referee.errors import NotReadyError
 from referee.storage.postgresql import database as _database
+from referee.storage.postgresql import text
 from referee.storage.postgresql.database import Database, Pool, unreachable
 from referee.storage.postgresql.derived import PostgresDerived
 from referee.storage.postgresql.live import PostgresLive
@@ -59,9 +60,11 @@ def _setting(name: str, default: float) -> float:
 
 
 def _configure(connection: psycopg.Connection[DictRow]) -> None:
-    """Every pooled connection: waits for a lock at most LOCK_TIMEOUT_SECONDS."""
+    """Every pooled connection: waits for a lock at most LOCK_TIMEOUT_SECONDS, and writes
+    and reads strings with NUL in them (``text.py``)."""
     milliseconds = max(int(_database.LOCK_TIMEOUT_SECONDS * 1000), 1)
     connection.execute(f"SET lock_timeout = {milliseconds}")
+    text.adapt(connection)
 
 
 def pool(url: str) -> Pool:

@@ -94,7 +94,7 @@ class Database:
         """Read from the archive: ArchiveBusyError when it cannot be read now,
         NotReadyError when it cannot be read at all (no server, unmigrated)."""
         try:
-            self.rows("SELECT count(*) FROM matches")
+            self.rows("SELECT 1 FROM matches LIMIT 1")
         except StorageError as error:
             raise NotReadyError(f"the archive cannot be read: {error.__cause__}") from None
 
