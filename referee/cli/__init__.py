@@ -22,6 +22,7 @@ GROUPS = {
     "archive": ("tokens", "recheck"),
     "live": ("verify-dice", "bot"),
     "export": ("export",),
+    "copy": ("copy-archive",),
 }
 """Each module of ``referee.cli`` and the commands it adds (``add(commands)``)."""
 

@@ -1,5 +1,6 @@
 """The interface of storage: one store each for matches, kept derived results, live
-matches and tokens, and ``Storage``, the handle that holds the four of one connection.
+matches, tokens, bulk re-checks and the tables as rows (for copying an archive), and
+``Storage``, the handle that holds them.
 
 Every method answers values of ``referee.storage.model``, and every write is one short
 transaction of its own; a driver's error never leaves a method (``ArchiveBusyError`` when
@@ -10,7 +11,8 @@ by ``LiveStore.save``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -24,7 +26,10 @@ from referee.storage.model import (
     MatchQuery,
     MatchSummary,
     NewMatch,
+    RecheckBatch,
     Rechecked,
+    RecheckProgress,
+    RecheckRun,
     Stored,
     StoredLive,
     StoredMatch,
@@ -123,6 +128,48 @@ class TokenStore(Protocol):
         """The live token with this secret (None when unknown or revoked)."""
 
 
+class RecheckStore(Protocol):
+    """Bulk re-checks as pulled jobs: processes on any hosts join one run over the archive,
+    each claims a batch nobody holds, and the run's progress is stored, so that a run
+    killed part way resumes where it stopped and no match is re-checked twice in it."""
+
+    def start(self, revision: int | None, batch_size: int = 100) -> RecheckRun:
+        """Join the unfinished run over the matches older than rules ``revision`` (every
+        match: None), or begin one: the matches it covers now, ``batch_size`` a batch."""
+
+    def claim(self, run_id: int) -> AbstractContextManager[RecheckBatch | None]:
+        """Hold a batch of the run that no other process holds and that is not done, while
+        the block runs (None when none is left); it is done when the block ends without
+        error. A process killed while it holds one lets it go to the next claimant, with
+        the matches it re-checked already left out."""
+
+    def done(self, run_id: int, rechecked: Rechecked, changed: bool) -> None:
+        """Store a re-checked verdict (``MatchStore.update_verdict``) and count the match
+        done in the run (``changed``: its outcome changed), in one transaction."""
+
+    def progress(self, run_id: int) -> RecheckProgress:
+        """How far the run is."""
+
+
+TableRow = tuple[object, ...]
+"""A row of one of the archive's tables in the columns ``referee.storage.tables`` names."""
+
+
+class TableStore(Protocol):
+    """Every row of the archive's tables as plain values, the same on every backend: what
+    ``nardy-referee copy-archive`` moves from one backend to another."""
+
+    def counts(self) -> dict[str, int]:
+        """The rows of each table of ``tables.TABLES``."""
+
+    def rows(self, table: str) -> Iterator[TableRow]:
+        """Every row of ``table``, in its order (``tables.TABLES``)."""
+
+    def load(self, rows: Callable[[str], Iterable[TableRow]]) -> None:
+        """Insert ``rows(table)`` into each table of an empty archive, in the order of
+        ``tables.TABLES`` and keeping every id, in one transaction."""
+
+
 class Connection(Protocol):
     """What a backend's connection answers for beyond its stores."""
 
@@ -136,12 +183,20 @@ class Connection(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Storage:
-    """The four stores of one connection: one per request, per stream, per command."""
+    """The stores of one connection: one per request, per stream, per command.
+
+    A new store is a Protocol here, a field below, and one class per backend that
+    implements it (``sqlite/NAME.py`` and ``postgresql/NAME.py``, made in each backend's
+    ``open_storage``), its tables in each backend's migrations and in ``tables.TABLES``
+    (so that ``copy-archive`` moves them), and its contract tests in ``tests/storage``,
+    which run on every backend."""
 
     matches: MatchStore
     derived: DerivedStore
     live: LiveStore
     tokens: TokenStore
+    rechecks: RecheckStore
+    tables: TableStore
     connection: Connection
 
     def ready(self) -> None:

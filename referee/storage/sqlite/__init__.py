@@ -17,6 +17,8 @@ from referee.storage.sqlite.derived import SqliteDerived
 from referee.storage.sqlite.live import SqliteLive
 from referee.storage.sqlite.matches import SqliteMatches
 from referee.storage.sqlite.migrations import prepare
+from referee.storage.sqlite.rechecks import SqliteRechecks
+from referee.storage.sqlite.tables import SqliteTables
 from referee.storage.sqlite.tokens import SqliteTokens
 from referee.storage.stores import Storage
 
@@ -79,5 +81,7 @@ def open_storage(path: Path) -> Storage:
         derived=SqliteDerived(database),
         live=SqliteLive(database),
         tokens=SqliteTokens(database),
+        rechecks=SqliteRechecks(database),
+        tables=SqliteTables(database),
         connection=_Lent(database, key),
     )

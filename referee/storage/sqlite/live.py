@@ -19,6 +19,7 @@ from referee.storage.model import (
     StoredLive,
     Throw,
 )
+from referee.storage.rows import live_setup_row, progress_columns, stored_live
 from referee.storage.shared import timestamp
 from referee.storage.sqlite.database import Database
 from referee.storage.sqlite.matches import insert_match
@@ -34,16 +35,8 @@ class SqliteLive:
     def create(self, setup: LiveSetup, progress: LiveProgress) -> int:
         stamp = timestamp()
         row = {
-            "variant": setup.variant,
-            "length": setup.length,
-            "options": json.dumps(setup.options),
-            "white": setup.players[0],
-            "black": setup.players[1],
-            "move_seconds": setup.move_seconds,
-            "host_token_id": setup.host_token_id,
-            "server_seed": setup.server_seed,
-            "commitment": setup.commitment,
-            **_progress_columns(progress),
+            **live_setup_row(setup),
+            **progress_columns(progress),
             "state": "",
             "state_version": 0,
             "version": 0,
@@ -67,7 +60,7 @@ class SqliteLive:
             " ON l.live_id = m.id AND l.version = m.state_version WHERE m.id = ?",
             [live_id],
         )
-        return None if row is None else _stored(row)
+        return None if row is None else stored_live(row)
 
     def versions(self, live_ids: Sequence[int]) -> dict[int, LiveVersion]:
         marks = ", ".join("?" for _ in live_ids)
@@ -101,7 +94,7 @@ class SqliteLive:
                 raise LiveConflictError(live_id)
             version = change.version + 1
             updates = {
-                **_progress_columns(change.progress),
+                **progress_columns(change.progress),
                 "version": version,
                 "updated_at": timestamp(),
             }
@@ -133,17 +126,6 @@ class SqliteLive:
         return cursor.rowcount
 
 
-def _progress_columns(progress: LiveProgress) -> dict[str, object]:
-    return {
-        "status": progress.status,
-        "ply": progress.ply,
-        "seed_w": progress.seeds[0],
-        "seed_b": progress.seeds[1],
-        "deadline": progress.deadline,
-        "throws": progress.throws,
-    }
-
-
 def _append(
     connection: sqlite3.Connection,
     live_id: int,
@@ -156,34 +138,4 @@ def _append(
     connection.execute(
         "INSERT INTO live_log (live_id, version, ply, entries, state) VALUES (?, ?, ?, ?, ?)",
         (live_id, version, ply, json.dumps(list(entries)), json.dumps(state)),
-    )
-
-
-def _stored(row: sqlite3.Row) -> StoredLive:
-    setup = LiveSetup(
-        variant=row["variant"],
-        length=row["length"],
-        options=json.loads(row["options"]),
-        players=(row["white"], row["black"]),
-        move_seconds=row["move_seconds"],
-        host_token_id=row["host_token_id"],
-        server_seed=row["server_seed"],
-        commitment=row["commitment"],
-    )
-    progress = LiveProgress(
-        status=row["status"],
-        ply=row["ply"],
-        seeds=(row["seed_w"], row["seed_b"]),
-        deadline=row["deadline"],
-        state=json.loads(row["last_state"]),
-        throws=row["throws"],
-    )
-    return StoredLive(
-        id=row["id"],
-        setup=setup,
-        progress=progress,
-        version=row["version"],
-        match_id=row["match_id"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
     )

@@ -169,6 +169,46 @@ def _create_live_log(db: Utilities) -> None:
         )
 
 
+@migrations(name="0007_rechecks")
+def _create_rechecks(db: Utilities) -> None:
+    """Bulk re-checks as pulled jobs: a run over the archive, its batches (ranges of ids),
+    and each match re-checked in it, so that a run killed part way resumes."""
+    db["recheck_runs"].create(  # type: ignore[union-attr]
+        {
+            "id": int,
+            "revision": int,
+            "batches": int,
+            "matches": int,
+            "created_at": str,
+            "finished_at": str,
+        },
+        pk="id",
+        not_null={"batches", "matches", "created_at"},
+        strict=True,
+    )
+    db["recheck_batches"].create(  # type: ignore[union-attr]
+        {
+            "run_id": int,
+            "number": int,
+            "first_id": int,
+            "last_id": int,
+            "size": int,
+            "done": int,
+        },
+        pk=("run_id", "number"),
+        not_null={"first_id", "last_id", "size", "done"},
+        foreign_keys=[("run_id", "recheck_runs", "id")],
+        strict=True,
+    )
+    db["recheck_done"].create(  # type: ignore[union-attr]
+        {"run_id": int, "match_id": int, "changed": int},
+        pk=("run_id", "match_id"),
+        not_null={"changed"},
+        foreign_keys=[("run_id", "recheck_runs", "id")],
+        strict=True,
+    )
+
+
 def prepare(path: Path) -> None:
     """WAL mode and migrations, at start, outside any transaction.
 
