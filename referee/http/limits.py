@@ -4,10 +4,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import wraps
@@ -18,6 +18,7 @@ from flask import current_app, request
 from referee.adjudication.budget import WorkLimits
 from referee.errors import RefereeError
 from referee.http.auth import bearer_token
+from referee.http.shared import SharedCounters, key_hash
 from referee.http.storage import storage
 
 Handler = TypeVar("Handler", bound=Callable[..., object])
@@ -122,35 +123,46 @@ def check_slot(view: Handler) -> Handler:
 
 
 class Buckets:
-    """Token buckets per (limit, client), in this process. Thread-safe; full buckets are
-    forgotten when there are many, so memory stays bounded."""
+    """Token buckets per (limit, client) and per (limit, network prefix), shared by every
+    worker of the server (``referee.http.shared``), so a limit holds per client whichever
+    worker answers. Memory is the shared table's, fixed."""
 
-    MAX_CLIENTS = 10_000
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.levels: dict[tuple[str, str], tuple[float, float]] = {}
-        """(key, client) → (tokens left, when counted)."""
+    def __init__(self, counters: SharedCounters | None = None) -> None:
+        self.counters = counters or SharedCounters()
 
     def take(self, key: str, client: str, rate: Rate) -> float:
         """Take one token; 0 when granted, else the seconds until one is there."""
-        now = time.monotonic()
-        refill = rate.count / rate.seconds
-        with self.lock:
-            tokens, then = self.levels.get((key, client), (float(rate.count), now))
-            tokens = min(float(rate.count), tokens + (now - then) * refill)
-            if tokens < 1:
-                self.levels[(key, client)] = (tokens, now)
-                return (1 - tokens) / refill
-            if len(self.levels) >= self.MAX_CLIENTS:
-                self.forget_full(now, refill, rate.count)
-            self.levels[(key, client)] = (tokens - 1, now)
-            return 0.0
+        return self.counters.take(key_hash("rate", key, client), rate.count, rate.seconds)
 
-    def forget_full(self, now: float, refill: float, count: int) -> None:
-        for entry, (tokens, then) in list(self.levels.items()):
-            if tokens + (now - then) * refill >= count:
-                del self.levels[entry]
+    def take_anonymous(self, key: str, address: str, rate: Rate) -> float:
+        """An anonymous caller's token: of its address's bucket, then of its network's
+        (``network_prefix``), which holds ``PREFIX_SHARE`` times as many."""
+        wait = self.take(key, address, rate)
+        if wait:
+            return wait
+        prefix = network_prefix(address)
+        if prefix == address:
+            return 0.0
+        wider = Rate(rate.count * PREFIX_SHARE, rate.seconds)
+        return self.take(key, prefix, wider)
+
+
+PREFIX_SHARE = int(os.environ.get("NARDY_REFEREE_PREFIX_SHARE", "4"))
+"""How many clients' worth of requests one network prefix (an IPv4 /24, an IPv6 /64) may
+make without a token: many addresses of one network share it."""
+
+
+def network_prefix(address: str) -> str:
+    """The network an address is in, as the limits count it: its /24 (IPv4) or /64
+    (IPv6); an address that cannot be read is its own."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        parsed = parsed.ipv4_mapped
+    bits = 24 if parsed.version == 4 else 64
+    return str(ipaddress.ip_network(f"{parsed}/{bits}", strict=False))
 
 
 def rate_limited(key: str) -> Callable[[Handler], Handler]:
@@ -163,7 +175,7 @@ def rate_limited(key: str) -> Callable[[Handler], Handler]:
             rate = rates.get(key)
             if rate is not None and not _has_live_token():
                 buckets: Buckets = current_app.extensions["rate_buckets"]
-                wait = buckets.take(key, request.remote_addr or "", rate)
+                wait = buckets.take_anonymous(key, request.remote_addr or "", rate)
                 if wait:
                     raise RateLimitedError(key, math.ceil(wait))
             return view(*args, **kwargs)

@@ -10,6 +10,7 @@ holding the worker. A read that meets a file locked for everyone fails the same 
 from __future__ import annotations
 
 import fcntl
+import os
 import sqlite3
 import urllib.parse
 from collections.abc import Iterator, Sequence
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from referee.errors import ArchiveBusyError, NotReadyError
+from referee.errors import ArchiveBusyError, NotReadyError, StorageUnavailableError
 from referee.storage.errors import StorageError
 
 BUSY_TIMEOUT_SECONDS = 5.0
@@ -81,14 +82,24 @@ class Database:
                     connection.rollback()
                     raise
                 connection.commit()
+        DISK.wrote()
 
     def ready(self) -> None:
         """Read from the file: ArchiveBusyError when it cannot be read now, NotReadyError
-        when it cannot be read at all (unmigrated, broken)."""
+        when it cannot be read at all (unmigrated, broken), StorageUnavailableError when
+        it is read but cannot be written (a full or read-only disk: reads are served)."""
         try:
             self.rows("SELECT count(*) FROM matches")
+        except StorageUnavailableError as error:
+            raise NotReadyError(f"the archive cannot be read: {error.message}") from None
         except StorageError as error:
             raise NotReadyError(f"the archive cannot be read: {error.__cause__}") from None
+        problem = disk_problem(self.path)
+        if problem is not None:
+            raise StorageUnavailableError(
+                f"the archive is read but cannot be written: {problem}; reads are served,"
+                " writes are answered 503 until it can be written again"
+            )
 
     def close(self) -> None:
         self.connection.close()
@@ -97,7 +108,9 @@ class Database:
 @contextmanager
 def translated() -> Iterator[None]:
     """The one reading of SQLite's errors: locked or busy past the busy timeout is
-    ArchiveBusyError (503 with Retry-After); any other is StorageError."""
+    ArchiveBusyError (503 with Retry-After); a full or read-only disk (or one that fails
+    to write) is StorageUnavailableError (503 with Retry-After, remembered for /readyz
+    until a write succeeds); any other is StorageError."""
     try:
         yield
     except sqlite3.Error as error:
@@ -106,6 +119,13 @@ def translated() -> Iterator[None]:
                 f"the archive stayed locked by another writer for {BUSY_TIMEOUT_SECONDS:g} s;"
                 " try again"
             ) from None
+        why = unwritable(error)
+        if why is not None:
+            DISK.failed(why)
+            raise StorageUnavailableError(
+                f"the archive cannot be written now ({why}); reads are still served,"
+                " try the write again later"
+            ) from None
         raise StorageError(f"the archive failed: {error}") from error
 
 
@@ -113,6 +133,56 @@ def busy(error: sqlite3.Error) -> bool:
     """Whether SQLite gave up waiting for a lock another connection holds."""
     code = getattr(error, "sqlite_errorcode", None)
     return (code is not None and (code & 0xFF) in _BUSY_CODES) or "locked" in str(error)
+
+
+def unwritable(error: sqlite3.Error) -> str | None:
+    """Why the disk cannot take a write (full, read-only, failing), or None for any other
+    error: SQLite's primary codes FULL, READONLY and IOERR."""
+    code = getattr(error, "sqlite_errorcode", None)
+    primary = None if code is None else code & 0xFF
+    if primary == sqlite3.SQLITE_FULL or "full" in str(error):
+        return "the disk is full"
+    if primary == sqlite3.SQLITE_READONLY or "readonly" in str(error):
+        return "the archive's file or disk is read-only"
+    if primary == sqlite3.SQLITE_IOERR or "disk I/O error" in str(error):
+        return "the disk failed to read or write"
+    return None
+
+
+class DiskState:
+    """What this process last learned of the archive's disk: the last write that failed
+    for want of a writable disk, forgotten once a write succeeds (``Database.writing``)."""
+
+    def __init__(self) -> None:
+        self.why: str | None = None
+
+    def failed(self, why: str) -> None:
+        self.why = why
+
+    def wrote(self) -> None:
+        self.why = None
+
+
+DISK = DiskState()
+MIN_FREE_BYTES = 256 * 1024
+"""Less room than this on the archive's file system: /readyz says the disk is full."""
+
+
+def disk_problem(path: Path) -> str | None:
+    """Why the archive at ``path`` cannot be written, as its file system says (read-only,
+    full) or the last write said; None when it can, as far as is known."""
+    try:
+        stats = os.statvfs(path.parent)
+    except OSError:
+        return DISK.why
+    if stats.f_flag & os.ST_RDONLY:
+        return "the archive's disk is read-only"
+    free = stats.f_bavail * stats.f_frsize
+    if free < MIN_FREE_BYTES:
+        return f"the disk is full ({free} bytes free)"
+    if not os.access(path, os.W_OK):
+        return "the archive's file is read-only"
+    return DISK.why
 
 
 @contextmanager

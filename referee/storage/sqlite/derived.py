@@ -45,3 +45,24 @@ class SqliteDerived:
                 " ORDER BY rowid DESC LIMIT ?)",
                 (match_id, len(prefix), prefix, match_id, len(prefix), prefix, keep),
             )
+
+    def claim(self, match_id: int, key: str, owner: str, now: float, seconds: float) -> bool:
+        with self.database.writing() as connection:
+            connection.execute(
+                "INSERT INTO derived_claims (match_id, key, owner, expires) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (match_id, key) DO UPDATE SET owner = excluded.owner,"
+                " expires = excluded.expires"
+                " WHERE derived_claims.expires < ? OR derived_claims.owner = excluded.owner",
+                (match_id, key, owner, now + seconds, now),
+            )
+            row = connection.execute(
+                "SELECT owner FROM derived_claims WHERE match_id = ? AND key = ?", (match_id, key)
+            ).fetchone()
+        return row is not None and row[0] == owner
+
+    def release(self, match_id: int, key: str, owner: str) -> None:
+        with self.database.writing() as connection:
+            connection.execute(
+                "DELETE FROM derived_claims WHERE match_id = ? AND key = ? AND owner = ?",
+                (match_id, key, owner),
+            )

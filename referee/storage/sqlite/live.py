@@ -125,12 +125,34 @@ class SqliteLive:
 
     def refresh_deadlines(self, now: float) -> int:
         with self.database.writing() as connection:
-            cursor = connection.execute(
-                "UPDATE live_matches SET deadline = ? + move_seconds, version = version + 1"
-                " WHERE status = 'playing'",
+            return _refresh(connection, now)
+
+    def beat(self, now: float, gap: float) -> int:
+        with self.database.writing(live=True) as connection:
+            row = connection.execute("SELECT served_at FROM live_clock WHERE id = 1").fetchone()
+            refreshed = 0
+            if gap < 0 or row is None or row[0] is None or now - row[0] > gap:
+                refreshed = _refresh(connection, now)
+            connection.execute(
+                "INSERT INTO live_clock (id, served_at) VALUES (1, ?)"
+                " ON CONFLICT (id) DO UPDATE SET served_at = excluded.served_at",
                 (now,),
             )
-        return cursor.rowcount
+        return refreshed
+
+    def served_at(self) -> float | None:
+        row = self.database.row("SELECT served_at FROM live_clock WHERE id = 1")
+        return None if row is None else row["served_at"]
+
+
+def _refresh(connection: sqlite3.Connection, now: float) -> int:
+    """The player to act in every match in play gets a fresh full time from ``now``."""
+    cursor = connection.execute(
+        "UPDATE live_matches SET deadline = ? + move_seconds, version = version + 1"
+        " WHERE status = 'playing'",
+        (now,),
+    )
+    return cursor.rowcount
 
 
 def _progress_columns(progress: LiveProgress) -> dict[str, object]:
