@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -10,10 +11,11 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, url_for
 
 from referee.api.schemas import LiveActionRequest, LiveCreateRequest, LiveJoinRequest
+from referee.errors import ArchiveBusyError, StorageUnavailableError
 from referee.http.auth import bearer_token, token_holder
 from referee.http.bodies import json_object
 from referee.http.engine import engine
-from referee.http.storage import storage
+from referee.http.storage import prepared, storage
 from referee.http.streams import StreamGuard, admit_stream
 from referee.live import service as live
 from referee.live import stream
@@ -22,6 +24,7 @@ from referee.storage import open_storage
 from referee.storage.model import Token
 
 blueprint = Blueprint("live", __name__)
+log = logging.getLogger(__name__)
 
 SMALL_BODY = 64 * 1024
 
@@ -256,8 +259,12 @@ def init_live(app: Flask) -> None:
     ``NARDY_REFEREE_LIVE_POLL``: how often (seconds) a stream looks for a change."""
     poll = os.environ.get("NARDY_REFEREE_LIVE_POLL", str(stream.STREAM_POLL_SECONDS))
     app.extensions["live_board"] = stream.ChangeBoard(app.config["DATABASE"], float(poll))
+    if not prepared(app):
+        return  # the first beat of the live clock will give the fresh time (service.py)
     starting = open_storage(app.config["DATABASE"])
     try:
         live.refresh_deadlines(starting)
+    except (StorageUnavailableError, ArchiveBusyError) as error:
+        log.warning("deadlines not refreshed at start (the live clock will): %s", error)
     finally:
         starting.close()

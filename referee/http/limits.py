@@ -8,7 +8,8 @@ import ipaddress
 import math
 import os
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeVar
@@ -109,17 +110,34 @@ def check_slot(view: Handler) -> Handler:
 
     @wraps(view)
     def slotted(*args: object, **kwargs: object) -> object:
-        slots: threading.BoundedSemaphore = current_app.extensions["check_slots"]
-        if not slots.acquire(timeout=CHECK_WAIT_SECONDS):
-            raise OverloadedError(
-                "this worker is checking as many records as it may at once; try again"
-            )
-        try:
+        with held_check_slot():
             return view(*args, **kwargs)
-        finally:
-            slots.release()
 
     return slotted  # type: ignore[return-value]
+
+
+@contextmanager
+def held_check_slot() -> Iterator[None]:
+    """One of this worker's check slots, held for the block (``check_slot``)."""
+    slots: threading.BoundedSemaphore = current_app.extensions["check_slots"]
+    if not slots.acquire(timeout=CHECK_WAIT_SECONDS):
+        raise OverloadedError(
+            "this worker is checking as many records as it may at once; try again"
+        )
+    try:
+        yield
+    finally:
+        slots.release()
+
+
+@contextmanager
+def costly(key: str) -> Iterator[None]:
+    """What a costly computation passes when a view decides late that it has one to make
+    (the replay page, whose kept replays cost nothing): the rate limit ``key`` and a check
+    slot, as ``rate_limited(key)`` and ``check_slot`` guard a whole view."""
+    charge(key)
+    with held_check_slot():
+        yield
 
 
 class Buckets:
@@ -171,18 +189,24 @@ def rate_limited(key: str) -> Callable[[Handler], Handler]:
     def decorate(view: Handler) -> Handler:
         @wraps(view)
         def limited(*args: object, **kwargs: object) -> object:
-            rates: Mapping[str, Rate] = current_app.config["RATE_LIMITS"]
-            rate = rates.get(key)
-            if rate is not None and not _has_live_token():
-                buckets: Buckets = current_app.extensions["rate_buckets"]
-                wait = buckets.take_anonymous(key, request.remote_addr or "", rate)
-                if wait:
-                    raise RateLimitedError(key, math.ceil(wait))
+            charge(key)
             return view(*args, **kwargs)
 
         return limited  # type: ignore[return-value]
 
     return decorate
+
+
+def charge(key: str) -> None:
+    """Take one of ``RATE_LIMITS[key]`` for a client without a live token, from its
+    address's bucket and its network's; 429 ``rate_limited`` when either is empty."""
+    rates: Mapping[str, Rate] = current_app.config["RATE_LIMITS"]
+    rate = rates.get(key)
+    if rate is not None and not _has_live_token():
+        buckets: Buckets = current_app.extensions["rate_buckets"]
+        wait = buckets.take_anonymous(key, request.remote_addr or "", rate)
+        if wait:
+            raise RateLimitedError(key, math.ceil(wait))
 
 
 def _has_live_token() -> bool:

@@ -23,7 +23,7 @@ from referee.board_svg import board_svg
 from referee.errors import InvalidNotationError, RefereeError, UnauthorizedError
 from referee.http.auth import requires
 from referee.http.engine import engine
-from referee.http.limits import check_slot, rate_limited, work_limits
+from referee.http.limits import check_slot, costly, rate_limited, work_limits
 from referee.http.queries import match_query
 from referee.http.storage import storage
 from referee.live import service as live
@@ -208,10 +208,13 @@ def matches() -> str:
 
 
 def _replay(match_id: int, game: int) -> list[dict[str, Any]]:
-    """The replay API's actions of one game of a stored match."""
-    actions: list[dict[str, Any]] = replay(storage(), match_id, game, work_limits(), engine())[
-        "actions"
-    ]
+    """The replay API's actions of one game of a stored match: a kept replay is read; one
+    to compute passes the replay endpoint's rate limit and check slot first, under the
+    same work limits, computed once however many ask (``derived.replay``)."""
+    answer = replay(
+        storage(), match_id, game, work_limits(), engine(), admit=lambda: costly("check")
+    )
+    actions: list[dict[str, Any]] = answer["actions"]
     return actions
 
 

@@ -35,14 +35,18 @@ class Database:
     def __init__(self, path: Path) -> None:
         """A missing file is NotReadyError here, never silently created again (empty,
         unmigrated)."""
-        uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=rw"
+        self.path = path
+        self.degraded = False
+        """Opened read-only and immutable: the disk is full or read-only (``rows``)."""
+        self.connection = self._connect("rw")
+
+    def _connect(self, mode: str) -> sqlite3.Connection:
+        uri = f"file:{urllib.parse.quote(str(self.path.resolve()))}?mode={mode}"
         try:
             with translated():
-                connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS)
-        except StorageError as error:
-            raise NotReadyError(f"the archive cannot be opened: {error.__cause__}") from None
-        self.connection = connection
-        self.path = path
+                return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS)
+        except (StorageError, StorageUnavailableError) as error:
+            raise NotReadyError(f"the archive cannot be opened: {error}") from None
 
     @property
     def utils(self) -> sqlite_utils.Database:
@@ -50,7 +54,21 @@ class Database:
         return sqlite_utils.Database(self.connection)
 
     def rows(self, sql: str, arguments: Arguments = ()) -> list[sqlite3.Row]:
-        """Every row a query answers, read by column name."""
+        """Every row a query answers, read by column name. On a disk that cannot be
+        written (full, read-only) SQLite cannot make the files a WAL reader needs when no
+        other connection has them open: the file is then read as it stands (read-only,
+        immutable; such a connection is never kept, ``_Lent.close``)."""
+        try:
+            return self._rows(sql, arguments)
+        except StorageUnavailableError:
+            if self.degraded or disk_problem(self.path) is None:
+                raise
+        self.connection.close()
+        self.degraded = True
+        self.connection = self._connect("ro&immutable=1")
+        return self._rows(sql, arguments)
+
+    def _rows(self, sql: str, arguments: Arguments) -> list[sqlite3.Row]:
         with translated():
             cursor = self.connection.cursor()
             cursor.row_factory = sqlite3.Row
