@@ -4,50 +4,30 @@ loopback address, and simple bots that survive a server going away."""
 
 from __future__ import annotations
 
+import http.client
 import json
-import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
-from tests.server import ROOT, Server, free_port
-
-START_TIMEOUT = 30.0
+from tests.server import Server, start
 
 
 def start_on(
     database: Path, port: int | None = None, env: dict[str, str] | None = None, workers: int = 2
 ) -> Server:
-    """gunicorn with gunicorn.conf.py on ``port`` (a free one when None), serving
-    ``database``; waits for /healthz."""
-    port = port or free_port()
-    log = database.with_suffix(".log")
-    environment = {**os.environ, "NARDY_REFEREE_DATABASE": str(database), **(env or {})}
-    command = [
-        sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py",
-        "--workers", str(workers), "--bind", f"127.0.0.1:{port}", "wsgi:app",
-    ]  # fmt: skip
-    with log.open("ab") as output:
-        process = subprocess.Popen(command, cwd=ROOT, env=environment, stdout=output, stderr=output)
-    server = Server(f"http://127.0.0.1:{port}", process, log)
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        try:
-            if server.request("GET", "/healthz", timeout=2)[0] == 200:
-                return server
-        except OSError:
-            pass
-        if process.poll() is not None:
-            break
-        time.sleep(0.1)
-    stop(server)
-    raise RuntimeError(f"gunicorn did not start: {log.read_text()[-3000:]}")
+    """``tests.server.start`` (gunicorn with gunicorn.conf.py, waiting for /healthz) on
+    ``port``, a free one when None: a restart binds the port its predecessor had."""
+    if port is None:
+        return start(database, workers, env=env)
+    with mock.patch("tests.server.free_port", lambda: port):
+        return start(database, workers, env=env)
 
 
 def stop(server: Server) -> None:
@@ -226,7 +206,7 @@ def play(
             token = tokens[state["to_act"]]
             try:
                 status, answer = call(base, "POST", f"/v1/live/{live_id}/actions", action, token)
-            except (OSError, urllib.error.URLError):
+            except (OSError, urllib.error.URLError, http.client.HTTPException):
                 played.unanswered += 1  # committed or not: the next read tells
                 time.sleep(0.2)
                 continue
@@ -236,6 +216,6 @@ def play(
                 played.refused.append(status)
             if pause:
                 time.sleep(pause)
-        except (OSError, urllib.error.URLError, ValueError):
+        except (OSError, urllib.error.URLError, http.client.HTTPException, ValueError):
             time.sleep(0.2)
     return played
