@@ -20,14 +20,18 @@ from tests.server import Server, start
 
 
 def start_on(
-    database: Path, port: int | None = None, env: dict[str, str] | None = None, workers: int = 2
+    database: Path,
+    port: int | None = None,
+    env: dict[str, str] | None = None,
+    workers: int = 2,
+    log: Path | None = None,
 ) -> Server:
     """``tests.server.start`` (gunicorn with gunicorn.conf.py, waiting for /healthz) on
     ``port``, a free one when None: a restart binds the port its predecessor had."""
     if port is None:
-        return start(database, workers, env=env)
+        return start(database, workers, log, env)
     with mock.patch("tests.server.free_port", lambda: port):
-        return start(database, workers, env=env)
+        return start(database, workers, log, env)
 
 
 def stop(server: Server) -> None:

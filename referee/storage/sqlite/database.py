@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
+import time
 import urllib.parse
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
@@ -38,7 +39,13 @@ class Database:
         self.path = path
         self.degraded = False
         """Opened read-only and immutable: the disk is full or read-only (``rows``)."""
-        self.connection = self._connect("rw")
+        try:
+            self.connection = self._connect("rw")
+        except NotReadyError:
+            if not path.exists() or disk_problem(path) is None:
+                raise
+            self.degraded = True
+            self.connection = self._connect("ro&immutable=1")
 
     def _connect(self, mode: str) -> sqlite3.Connection:
         uri = f"file:{urllib.parse.quote(str(self.path.resolve()))}?mode={mode}"
@@ -60,7 +67,7 @@ class Database:
         immutable; such a connection is never kept, ``_Lent.close``)."""
         try:
             return self._rows(sql, arguments)
-        except StorageUnavailableError:
+        except (StorageUnavailableError, StorageError):  # CANTOPEN on a read-only disk
             if self.degraded or disk_problem(self.path) is None:
                 raise
         self.connection.close()
@@ -87,19 +94,31 @@ class Database:
         commit survives the process being killed, not a power loss; it spares an fsync
         per action)."""
         connection = self.connection
-        with translated():
-            # a kept connection serves live and archive writes in turn: say it every time
-            connection.execute(f"PRAGMA synchronous = {'NORMAL' if live else 'FULL'}")
-            with queued(f"{self.path}.live-lock") if live else nullcontext():
-                if connection.in_transaction:
+        try:
+            with translated():
+                # a kept connection serves live and archive writes in turn: say it every time
+                connection.execute(f"PRAGMA synchronous = {'NORMAL' if live else 'FULL'}")
+                with queued(f"{self.path}.live-lock") if live else nullcontext():
+                    if connection.in_transaction:
+                        connection.commit()
+                    connection.execute("BEGIN IMMEDIATE")
+                    try:
+                        yield connection
+                    except BaseException:
+                        connection.rollback()
+                        raise
                     connection.commit()
-                connection.execute("BEGIN IMMEDIATE")
-                try:
-                    yield connection
-                except BaseException:
-                    connection.rollback()
-                    raise
-                connection.commit()
+        except (StorageError, OSError) as error:
+            # what a disk that cannot be written also makes SQLite say (it cannot open the
+            # file for writing) or the lock file's open
+            why = disk_problem(self.path)
+            if why is None:
+                raise
+            DISK.failed(why)
+            raise StorageUnavailableError(
+                f"the archive cannot be written now ({why}); reads are still served,"
+                " try the write again later"
+            ) from error
         DISK.wrote()
 
     def ready(self) -> None:
@@ -169,16 +188,26 @@ def unwritable(error: sqlite3.Error) -> str | None:
 
 class DiskState:
     """What this process last learned of the archive's disk: the last write that failed
-    for want of a writable disk, forgotten once a write succeeds (``Database.writing``)."""
+    for want of a writable disk, forgotten once a write succeeds (``Database.writing``)
+    or after ``MEMORY_SECONDS`` (another process may have written since)."""
+
+    MEMORY_SECONDS = 10.0
 
     def __init__(self) -> None:
-        self.why: str | None = None
+        self.last: tuple[str, float] | None = None
+
+    @property
+    def why(self) -> str | None:
+        last = self.last
+        if last is None or time.monotonic() - last[1] > self.MEMORY_SECONDS:
+            return None
+        return last[0]
 
     def failed(self, why: str) -> None:
-        self.why = why
+        self.last = (why, time.monotonic())
 
     def wrote(self) -> None:
-        self.why = None
+        self.last = None
 
 
 DISK = DiskState()
