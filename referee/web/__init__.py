@@ -18,9 +18,9 @@ from notation.errors import NotationError
 from notation.options import parse_rules_text
 from referee.adjudication import adjudicate
 from referee.archive.derived import replay, replay_actions
-from referee.archive.stored import stored_match
+from referee.archive.stored import MAX_ID, stored_match
 from referee.board_svg import board_svg
-from referee.errors import InvalidNotationError, RefereeError, UnauthorizedError
+from referee.errors import InvalidNotationError, NotFoundError, RefereeError, UnauthorizedError
 from referee.http.auth import requires
 from referee.http.engine import engine
 from referee.http.limits import check_slot, costly, rate_limited, work_limits
@@ -221,17 +221,24 @@ def _replay(match_id: int, game: int) -> list[dict[str, Any]]:
 @blueprint.get("/matches/<int:match_id>")
 @requires(Scope.ARCHIVE_READ)
 def match(match_id: int) -> str:
-    """A stored match: its verdict and the viewer of one game (``?g=``)."""
+    """A stored match: its verdict and the viewer of one game (``?g=``). The game's replay
+    comes first (computed once, or waited for, or 503 while another request computes it),
+    the stored match only then: a load told to come back holds none of it."""
+    count = storage().matches.games_of(match_id) if 0 < match_id <= MAX_ID else None
+    if count is None:
+        raise NotFoundError(f"no match with id {match_id}")
+    game = request.args.get("g", default=1, type=int)
+    game = max(1, min(game, count)) if count else 1
+    actions = None
+    if count:
+        try:
+            actions = _replay(match_id, game)
+        except NotFoundError:  # a variation the referee cannot check has no replay
+            actions = None
     stored = stored_match(storage(), match_id)
     verdict = stored.verdict
     players = list(stored.players)
-    count = len(verdict["games"])
-    game = request.args.get("g", default=1, type=int)
-    game = max(1, min(game, count)) if count else 1
-    checked = any(verdict["variant"] == variant.id for variant in VARIANTS)
-    games = []  # a variation the referee cannot check (NackGammon...) has no replay
-    if count and checked:
-        games = [game_replay(game, _replay(match_id, game), players)]
+    games = [] if actions is None else [game_replay(game, actions, players)]
 
     def href(step: Step, orientation: Side, names: Sequence[str]) -> str:
         query = {"g": str(step.game), "a": str(step.number)}
