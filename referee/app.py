@@ -16,6 +16,7 @@ from referee import api, web
 from referee.http.bodies import check_body
 from referee.http.limits import Buckets, limits_config
 from referee.http.problems import register_problem_handlers
+from referee.http.serving import ensure_clock
 from referee.http.shared import SharedCounters
 from referee.http.storage import init_storage
 from referee.http.streams import init_streams, proxy_buffering, streams_config
@@ -55,5 +56,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register(app)
     app.register_blueprint(web.blueprint)
     app.before_request(check_body)
+    app.before_request(lambda: ensure_clock(app))
     app.after_request(proxy_buffering)
     return app

@@ -10,7 +10,9 @@ limits by its threads.
   asks before it applies a deadline, and streams end when it stops
   (``referee.http.streams``).
 * **Beats the clock** once a second from a thread of its own, so deadlines run while any
-  worker serves and are suspended (then refreshed) when none does.
+  worker serves and are suspended (then refreshed) when none does. Served otherwise (the
+  Flask test client, another WSGI server) the app starts the same thread in the process
+  before its first request (``ensure_clock``).
 """
 
 from __future__ import annotations
@@ -21,10 +23,13 @@ import logging
 import os
 import signal
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
 
+from referee.errors import NotReadyError
 from referee.live import service as live
 from referee.storage import open_storage
 
@@ -68,19 +73,20 @@ def worker_started(worker: Any) -> None:
         start_clock(app, serving)
 
 
-def start_clock(app: Flask, serving: Serving) -> threading.Thread:
-    """A thread that beats the service's clock every ``BEAT_SECONDS`` while the worker
-    serves (a failed beat, a busy or full archive, is tried again at the next)."""
+def start_clock(app: Flask, serving: Callable[[], bool]) -> threading.Thread:
+    """A thread that beats the service's clock every ``BEAT_SECONDS`` while the process
+    serves (a failed beat, a busy or full archive, is tried again at the next); it stops
+    when the archive is gone (a test's folder removed)."""
     location = app.config["DATABASE"]
+    app.extensions["clock_pid"] = os.getpid()
 
     def beat() -> None:
-        stop = threading.Event()
-        while serving() and not stop.wait(live.BEAT_SECONDS):
+        while serving():
+            time.sleep(live.BEAT_SECONDS)
             try:
                 storage = open_storage(location)
-            except Exception:  # not there now (a disk gone): try again
-                log.warning("the live clock cannot open the archive", exc_info=True)
-                continue
+            except NotReadyError:
+                return
             try:
                 live.CLOCK.beat(storage)
             finally:
@@ -89,3 +95,15 @@ def start_clock(app: Flask, serving: Serving) -> threading.Thread:
     thread = threading.Thread(target=beat, name="live-clock", daemon=True)
     thread.start()
     return thread
+
+
+def ensure_clock(app: Flask) -> None:
+    """Before a request: the clock's thread runs in this process (started here when the
+    app is served by something other than gunicorn's workers, which start it first)."""
+    if app.extensions.get("clock_pid") != os.getpid():
+        with _starting:
+            if app.extensions.get("clock_pid") != os.getpid():
+                start_clock(app, live.CLOCK.serving)
+
+
+_starting = threading.Lock()

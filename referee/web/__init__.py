@@ -8,6 +8,7 @@ archive service, the replay), never their own copies.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from typing import Any
 from urllib.parse import urlencode
 
@@ -23,7 +24,7 @@ from referee.board_svg import board_svg
 from referee.errors import InvalidNotationError, NotFoundError, RefereeError, UnauthorizedError
 from referee.http.auth import requires
 from referee.http.engine import engine
-from referee.http.limits import check_slot, costly, rate_limited, work_limits
+from referee.http.limits import check_slot, costly, held_check_slot, rate_limited, work_limits
 from referee.http.queries import match_query
 from referee.http.storage import storage
 from referee.live import service as live
@@ -235,6 +236,17 @@ def match(match_id: int) -> str:
             actions = _replay(match_id, game)
         except NotFoundError:  # a variation the referee cannot check has no replay
             actions = None
+    # the page of a long record (its verdict, its games table) costs tens of MiB to make:
+    # a worker makes at most its check slots' worth of them at once
+    with held_check_slot() if count > HEAVY_PAGE_GAMES else nullcontext():
+        return _match_page(match_id, game, count, actions)
+
+
+HEAVY_PAGE_GAMES = 200
+"""A stored match's page past this many games is made in one of the worker's check slots."""
+
+
+def _match_page(match_id: int, game: int, count: int, actions: list[dict[str, Any]] | None) -> str:
     stored = stored_match(storage(), match_id)
     verdict = stored.verdict
     players = list(stored.players)
