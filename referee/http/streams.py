@@ -192,10 +192,15 @@ class StreamGuard:
         sock = self.socket
         if sock is None or self.dropped:
             return not self.dropped
-        try:
-            _, ready, _ = select.select([], [sock], [], self.limits.write_seconds)
+        try:  # poll, not select: a worker's descriptors go past select's 1,024
+            poller = select.poll()
+            poller.register(sock.fileno(), select.POLLOUT)
+            ready = any(
+                events & select.POLLOUT
+                for _, events in poller.poll(int(self.limits.write_seconds * 1000))
+            )
         except (OSError, ValueError):
-            ready = []
+            ready = False
         if ready:
             return True
         self.dropped = True
