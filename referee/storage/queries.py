@@ -32,6 +32,23 @@ LIVE_REFRESH = (
     " WHERE status = 'playing'"
 )
 
+CLOCK_READ = "SELECT served_at FROM live_clock WHERE id = 1"
+CLOCK_BEAT = (
+    "INSERT INTO live_clock (id, served_at) VALUES (1, ?)"
+    " ON CONFLICT (id) DO UPDATE SET served_at = excluded.served_at"
+)
+
+# -- derived results -------------------------------------------------------------------------
+
+DERIVED_CLAIM = (
+    "INSERT INTO derived_claims (match_id, key, owner, expires) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (match_id, key) DO UPDATE SET owner = excluded.owner,"
+    " expires = excluded.expires"
+    " WHERE derived_claims.expires < ? OR derived_claims.owner = excluded.owner"
+)
+DERIVED_CLAIMANT = "SELECT owner FROM derived_claims WHERE match_id = ? AND key = ?"
+DERIVED_RELEASE = "DELETE FROM derived_claims WHERE match_id = ? AND key = ? AND owner = ?"
+
 # -- matches ---------------------------------------------------------------------------------
 
 UPDATE_VERDICT = (

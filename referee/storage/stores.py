@@ -78,6 +78,16 @@ class DerivedStore(Protocol):
     def forget(self, match_id: int, prefix: str, keep: int) -> None:
         """Of the results whose key starts ``prefix``, keep the ``keep`` kept last."""
 
+    def claim(self, match_id: int, key: str, owner: str, now: float, seconds: float) -> bool:
+        """Claim the computation of ``key`` for ``owner`` until ``now + seconds`` (Unix
+        times): True when it is ``owner``'s now (nobody held it, or the holder's claim
+        ran out, or ``owner`` holds it already), False while another holds it. Claims span
+        every process and instance on the storage, so a result is computed once however
+        many ask at the same time."""
+
+    def release(self, match_id: int, key: str, owner: str) -> None:
+        """Give up ``owner``'s claim on ``key`` (nothing when it is not ``owner``'s)."""
+
 
 class LiveStore(Protocol):
     """Live matches, their throws and their logs. Every change checks the version it
@@ -110,6 +120,16 @@ class LiveStore(Protocol):
     def refresh_deadlines(self, now: float) -> int:
         """After a restart: the player to act in every match in play gets a fresh full
         time from ``now`` (a Unix time); how many matches."""
+
+    def beat(self, now: float, gap: float) -> int:
+        """Beat the service's clock at ``now`` (a Unix time), in one transaction: when it
+        was last beaten more than ``gap`` seconds before (or never), no instance served
+        meanwhile and every match in play first gets a fresh full time from ``now``, its
+        version bumped (as ``refresh_deadlines``); how many matches got one. A negative
+        ``gap`` always refreshes (a start)."""
+
+    def served_at(self) -> float | None:
+        """When the service's clock was last beaten (None: never)."""
 
 
 class TokenStore(Protocol):

@@ -8,8 +8,9 @@ import json
 import zlib
 from collections.abc import Mapping
 
+from referee.storage import queries
 from referee.storage.model import Json
-from referee.storage.postgresql.database import Database
+from referee.storage.postgresql.database import Database, marked
 
 
 class PostgresDerived:
@@ -46,3 +47,15 @@ class PostgresDerived:
                 " ORDER BY seq DESC LIMIT %s)",
                 [match_id, prefix, match_id, prefix, keep],
             )
+
+    def claim(self, match_id: int, key: str, owner: str, now: float, seconds: float) -> bool:
+        with self.database.writing() as connection:
+            connection.execute(
+                marked(queries.DERIVED_CLAIM), [match_id, key, owner, now + seconds, now]
+            )
+            row = connection.execute(marked(queries.DERIVED_CLAIMANT), [match_id, key]).fetchone()
+        return row is not None and row["owner"] == owner
+
+    def release(self, match_id: int, key: str, owner: str) -> None:
+        with self.database.writing() as connection:
+            connection.execute(marked(queries.DERIVED_RELEASE), [match_id, key, owner])

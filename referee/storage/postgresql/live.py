@@ -124,6 +124,21 @@ class PostgresLive:
             cursor = connection.execute(marked(queries.LIVE_REFRESH), [now])
             return cursor.rowcount
 
+    def beat(self, now: float, gap: float) -> int:
+        with self.database.writing() as connection:
+            # One beat at a time across instances: the row is locked until the commit.
+            connection.execute("LOCK TABLE live_clock IN SHARE ROW EXCLUSIVE MODE")
+            row = connection.execute(marked(queries.CLOCK_READ)).fetchone()
+            refreshed = 0
+            if gap < 0 or row is None or row["served_at"] is None or now - row["served_at"] > gap:
+                refreshed = connection.execute(marked(queries.LIVE_REFRESH), [now]).rowcount
+            connection.execute(marked(queries.CLOCK_BEAT), [now])
+        return refreshed
+
+    def served_at(self) -> float | None:
+        row = self.database.row(queries.CLOCK_READ)
+        return None if row is None else row["served_at"]
+
 
 def _append(
     connection: psycopg.Connection[DictRow],

@@ -144,6 +144,22 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         """,
     ),
+    (
+        "0003_clock_and_claims",
+        """
+        CREATE TABLE live_clock (
+            id bigint PRIMARY KEY CHECK (id = 1),
+            served_at double precision
+        );
+        CREATE TABLE derived_claims (
+            match_id bigint NOT NULL,
+            key text NOT NULL,
+            owner text NOT NULL,
+            expires double precision NOT NULL,
+            PRIMARY KEY (match_id, key)
+        );
+        """,
+    ),
 )
 
 

@@ -16,8 +16,8 @@ from referee.storage.sqlite.database import Database
 from referee.storage.sqlite.derived import SqliteDerived
 from referee.storage.sqlite.live import SqliteLive
 from referee.storage.sqlite.matches import SqliteMatches
-from referee.storage.sqlite.migrations import prepare
 from referee.storage.sqlite.rechecks import SqliteRechecks
+from referee.storage.sqlite.startup import prepare
 from referee.storage.sqlite.tables import SqliteTables
 from referee.storage.sqlite.tokens import SqliteTokens
 from referee.storage.stores import Storage
@@ -47,7 +47,7 @@ class _Lent:
         if database.connection.in_transaction:
             database.connection.rollback()
         idle = _idle()
-        if self.key in idle:
+        if self.key in idle or database.degraded:
             database.close()
         else:
             idle[self.key] = database

@@ -9,6 +9,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
+from referee.storage import queries
 from referee.storage.errors import LiveConflictError
 from referee.storage.model import (
     Json,
@@ -118,12 +119,25 @@ class SqliteLive:
 
     def refresh_deadlines(self, now: float) -> int:
         with self.database.writing() as connection:
-            cursor = connection.execute(
-                "UPDATE live_matches SET deadline = ? + move_seconds, version = version + 1"
-                " WHERE status = 'playing'",
-                (now,),
-            )
-        return cursor.rowcount
+            return _refresh(connection, now)
+
+    def beat(self, now: float, gap: float) -> int:
+        with self.database.writing(live=True) as connection:
+            row = connection.execute(queries.CLOCK_READ).fetchone()
+            refreshed = 0
+            if gap < 0 or row is None or row[0] is None or now - row[0] > gap:
+                refreshed = _refresh(connection, now)
+            connection.execute(queries.CLOCK_BEAT, (now,))
+        return refreshed
+
+    def served_at(self) -> float | None:
+        row = self.database.row(queries.CLOCK_READ)
+        return None if row is None else row["served_at"]
+
+
+def _refresh(connection: sqlite3.Connection, now: float) -> int:
+    """The player to act in every match in play gets a fresh full time from ``now``."""
+    return connection.execute(queries.LIVE_REFRESH, (now,)).rowcount
 
 
 def _append(

@@ -209,6 +209,22 @@ def _create_rechecks(db: Utilities) -> None:
     )
 
 
+@migrations(name="0008_clock_and_claims")
+def _create_clock_and_claims(db: Utilities) -> None:
+    """The service's clock (one row: when a serving instance last beat it; deadlines run
+    only while it is beaten) and the claims on computations of derived results (one
+    request computes a replay, the others wait for it)."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS live_clock"
+        " (id INTEGER PRIMARY KEY CHECK (id = 1), served_at REAL) STRICT"
+    )
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS derived_claims (match_id INTEGER NOT NULL,"
+        " key TEXT NOT NULL, owner TEXT NOT NULL, expires REAL NOT NULL,"
+        " PRIMARY KEY (match_id, key)) STRICT"
+    )
+
+
 def prepare(path: Path) -> None:
     """WAL mode and migrations, at start, outside any transaction.
 
