@@ -37,6 +37,13 @@ def read_position(text: str) -> Position:
     return position
 
 
+def read_written_position(text: str) -> Position:
+    """The position of a string the referee wrote itself (a live table's stored state):
+    read without checking it again, which a position from outside needs (``read_position``)."""
+    with notation_errors():
+        return position_from_data(parse_position(text))
+
+
 def validated(data: PositionData, text: str | None = None) -> PositionData:
     """``data``, or InvalidPositionError listing every problem it has, those of any position
     and those its variant forbids (with the column of the field at fault when the

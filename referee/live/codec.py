@@ -10,7 +10,7 @@ from dataclasses import asdict, replace
 from typing import Any
 
 from notation.records.model import ActionKind
-from referee.bridge import read_position, write_position
+from referee.bridge import read_written_position, write_position
 from referee.live.table import FinishedGame, GameStart, LiveAction, LogEntry, Table
 from referee.rules.cube import CubeState, Offer
 from referee.rules.engine import CHOSEN, Engine
@@ -50,7 +50,7 @@ def table_json(table: Table) -> dict[str, Any]:
 def table_from_json(data: dict[str, Any], engine: Engine = CHOSEN) -> Table:
     """The table ``table_json`` wrote, playing on ``engine``."""
     table = Table(data["variant"], data["length"], data["options"], engine)
-    position = read_position(data["position"])
+    position = read_written_position(data["position"])
     winner = data["winner"]
     table.match = replace(
         table.match,
@@ -68,7 +68,7 @@ def table_from_json(data: dict[str, Any], engine: Engine = CHOSEN) -> Table:
         table.match.crawford[0],
         _side(data["first_mover"]),
         _side(data["extra_turn_for"]),
-        None if finish is None else read_position(finish).board,
+        None if finish is None else read_written_position(finish).board,
     )
     last = data["last_action"]
     table.last_action = None if last is None else _action(last)

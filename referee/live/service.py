@@ -203,14 +203,17 @@ def act(
     """A player's action (LIVE.md §4), committed before the new state is returned."""
     if not 0 < live_id < 2**63:
         raise NotFoundError(f"no live match with id {live_id}")
-    seen = storage.live.versions([live_id]).get(live_id)
-    if seen is not None and seen.deadline is not None and time.time() > seen.deadline:
-        current(storage, live_id)  # a deadline missed while the service served is lost
+    timed_out = False
 
     def acted(match: LiveMatch, thrown: _Dice) -> bool:
+        nonlocal timed_out
         sides = match.sides_of(bot)
         if not sides:
             raise ForbiddenError(f"{bot.name!r} is not a player of live match {live_id}")
+        if _expired(storage, match):  # a deadline missed while the service served is lost
+            match.table.time_out(thrown)
+            timed_out = True
+            return True
         if match.status != Status.PLAYING:
             raise NotPlayingError(
                 f"live match {live_id} is {match.status}", live_status=match.status
@@ -225,7 +228,12 @@ def act(
         match.deadline = _deadline(match)
         return True
 
-    return state_json(_change(storage, live_id, acted, engine))
+    changed = _change(storage, live_id, acted, engine)
+    if timed_out:
+        raise NotPlayingError(
+            f"live match {live_id} is {changed.status}", live_status=changed.status
+        )
+    return state_json(changed)
 
 
 def abort(storage: Storage, live_id: int, caller: Token) -> dict[str, Any]:
@@ -257,16 +265,20 @@ def current(storage: Storage, live_id: int) -> LiveMatch:
     while no instance served is not applied, the next instance gives a fresh full time."""
 
     def expired(match: LiveMatch, thrown: _Dice) -> bool:
-        if match.status != Status.PLAYING or match.deadline is None:
+        if not _expired(storage, match):
             return False
-        if time.time() <= match.deadline:
-            return False
-        if not CLOCK.runs(storage):
-            return False  # suspended: the gap is mended with a fresh full time (``beat``)
         match.table.time_out(thrown)
         return True
 
     return _change(storage, live_id, expired)
+
+
+def _expired(storage: Storage, match: LiveMatch) -> bool:
+    """Whether the match in play has missed its deadline while the service's clock ran
+    (suspended, the gap is mended with a fresh full time: ``beat``)."""
+    if match.status != Status.PLAYING or match.deadline is None:
+        return False
+    return time.time() > match.deadline and CLOCK.runs(storage)
 
 
 def state(storage: Storage, live_id: int) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
+import threading
 import time
 import urllib.parse
 from collections.abc import Iterator, Sequence
@@ -37,6 +38,8 @@ class Database:
         """A missing file is NotReadyError here, never silently created again (empty,
         unmigrated)."""
         self.path = path
+        self.synchronous = ""
+        """The ``synchronous`` setting last given to the connection ('' at first)."""
         self.degraded = False
         """Opened read-only and immutable: the disk is full or read-only (``rows``)."""
         try:
@@ -96,8 +99,11 @@ class Database:
         connection = self.connection
         try:
             with translated():
-                # a kept connection serves live and archive writes in turn: say it every time
-                connection.execute(f"PRAGMA synchronous = {'NORMAL' if live else 'FULL'}")
+                # a kept connection serves live and archive writes in turn
+                synchronous = "NORMAL" if live else "FULL"
+                if self.synchronous != synchronous:
+                    connection.execute(f"PRAGMA synchronous = {synchronous}")
+                    self.synchronous = synchronous
                 with queued(f"{self.path}.live-lock") if live else nullcontext():
                     if connection.in_transaction:
                         connection.commit()
@@ -237,6 +243,25 @@ def queued(lock_path: str) -> Iterator[None]:
     """Live writers queue on a lock file before they ask SQLite for its write lock: they
     block in the kernel and go on at once when it is free, where SQLite's busy handler
     would sleep and retry (unfairly: seconds of tail latency under many writers)."""
-    with open(lock_path, "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    descriptor = _lock_file(lock_path)
+    fcntl.flock(descriptor, fcntl.LOCK_EX)
+    try:
         yield
+    finally:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+
+
+_lock_files = threading.local()
+
+
+def _lock_file(lock_path: str) -> int:
+    """This thread's descriptor of the lock file, opened once per thread and process (an
+    action spares an open and a close; ``flock`` excludes descriptors opened apart, so the
+    threads of a process queue as processes do; a forked child opens its own)."""
+    kept: dict[str, tuple[int, int]] = _lock_files.__dict__.setdefault("kept", {})
+    pid, descriptor = kept.get(lock_path, (0, -1))
+    if pid != os.getpid():
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC
+        descriptor = os.open(lock_path, flags, 0o600)
+        kept[lock_path] = (os.getpid(), descriptor)
+    return descriptor

@@ -88,11 +88,6 @@ class SqliteLive:
     def save(self, change: LiveChange) -> int | None:
         live_id = change.live_id
         with self.database.writing(live=True) as connection:
-            row = connection.execute(
-                "SELECT version FROM live_matches WHERE id = ?", [live_id]
-            ).fetchone()
-            if row is None or row[0] != change.version:
-                raise LiveConflictError(live_id)
             version = change.version + 1
             updates = {
                 **progress_columns(change.progress),
@@ -102,19 +97,29 @@ class SqliteLive:
             state = change.progress.state
             if state is not None:
                 updates["state_version"] = version
+            assignments = ", ".join(f"{name} = ?" for name in updates)
+            checked = connection.execute(
+                f"UPDATE live_matches SET {assignments} WHERE id = ? AND version = ?",
+                (*updates.values(), live_id, change.version),
+            )
+            if checked.rowcount != 1:
+                raise LiveConflictError(live_id)  # rolls the transaction back
+            if state is not None:
                 _append(connection, live_id, version, change.progress.ply, change.entries, state)
             match_id = None
             if change.record is not None:
-                match_id = updates["match_id"] = insert_match(connection, change.record).id
-            assignments = ", ".join(f"{name} = ?" for name in updates)
-            connection.execute(
-                f"UPDATE live_matches SET {assignments} WHERE id = ?", (*updates.values(), live_id)
-            )
-            connection.executemany(
-                "INSERT INTO live_throws (live_id, k, die1, die2, game, use)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(live_id, t.k, t.dice[0], t.dice[1], t.game, t.use) for t in change.new_throws],
-            )
+                match_id = insert_match(connection, change.record).id
+                connection.execute(
+                    "UPDATE live_matches SET match_id = ? WHERE id = ?", [match_id, live_id]
+                )
+            if change.new_throws:
+                connection.executemany(
+                    queries.LIVE_THROW,
+                    [
+                        (live_id, t.k, t.dice[0], t.dice[1], t.game, t.use)
+                        for t in change.new_throws
+                    ],
+                )
         return match_id
 
     def refresh_deadlines(self, now: float) -> int:
