@@ -75,6 +75,7 @@ USUAL: dict[type[Schema], dict[str, Any]] = {
     schemas.RecordCheckRequest: {"record": "1 point match", "mode": "condone"},
     schemas.ConvertRequest: {"position": POSITION, "to": "xgid"},
     schemas.RecheckRequest: {},
+    schemas.LiveActionRequest: {"ply": 12, "action": "play", "play": "8/5 6/5"},
 }
 
 
@@ -85,9 +86,10 @@ def test_the_usual_bodies_take_the_fast_plan(schema: type[Schema]) -> None:
     assert plan(USUAL[schema]) == schema().load(USUAL[schema])
 
 
-def edge_values(field: Any) -> list[str]:
-    """Strings at and around a field's length limits, and its choices and one more."""
-    values = []
+def edge_values(field: Any) -> list[Any]:
+    """Strings at and around a field's length limits, its choices and one more, numbers at
+    and around its range's ends (and the booleans, which are not numbers here)."""
+    values: list[Any] = []
     for validator in field.validators:
         if isinstance(validator, validate.Length):
             for limit in (validator.min, validator.max, validator.equal):
@@ -95,6 +97,10 @@ def edge_values(field: Any) -> list[str]:
                     values += ["x" * size for size in (limit - 1, limit, limit + 1) if size >= 0]
         if isinstance(validator, validate.OneOf):
             values += [*validator.choices, "none of these"]
+        if isinstance(validator, validate.Range):
+            for end in (validator.min, validator.max):
+                if end is not None:
+                    values += [end - 1, end, end + 1, float(end), True, False]
     return values
 
 
