@@ -43,6 +43,8 @@ class SqliteLive:
             "host_token_id": setup.host_token_id,
             "server_seed": setup.server_seed,
             "commitment": setup.commitment,
+            "dice_id": setup.dice_id,
+            "mirrored": int(setup.mirrored),
             **_progress_columns(progress),
             "state": "",
             "state_version": 0,
@@ -169,6 +171,8 @@ def _stored(row: sqlite3.Row) -> StoredLive:
         host_token_id=row["host_token_id"],
         server_seed=row["server_seed"],
         commitment=row["commitment"],
+        dice_id=row["dice_id"],
+        mirrored=bool(row["mirrored"]),
     )
     progress = LiveProgress(
         status=row["status"],
