@@ -64,7 +64,9 @@ def _verify_dice(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"nardy-referee: live match {live_id}: {problem.message}", file=sys.stderr)
         return EXIT_INVALID
-    print(f"live match {live_id}: {len(proof['throws'])} throws verified")
+    shared = proof.get("dice_id", live_id)
+    dice = "" if shared == live_id else f" (the dice of live match {shared}, a mirrored pair)"
+    print(f"live match {live_id}{dice}: {len(proof['throws'])} throws verified")
     return EXIT_OK
 
 
