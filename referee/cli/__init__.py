@@ -10,12 +10,12 @@ import sys
 from collections.abc import Sequence
 
 from referee import __version__
-from referee.cli import archive, check, draw, export, live, plays
+from referee.cli import archive, check, draw, events, export, live, plays
 from referee.cli.common import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED
 from referee.errors import RefereeError
 from referee.rules import engine
 
-GROUPS = (plays, check, draw, archive, live, export)
+GROUPS = (plays, check, draw, archive, live, export, events)
 
 
 def build_parser() -> argparse.ArgumentParser:
