@@ -13,7 +13,8 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 
-.PHONY: install native native-check fuzz test lint serve bench openapi browser gnubg screenshots clean
+.PHONY: install native native-check fuzz test lint serve bench openapi browser gnubg postgresql \
+	screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -56,9 +57,13 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict referee notation vocabulary
 
+# The suite runs its storage contract on both backends; the API and storage tests run once
+# more with every app's archive on PostgreSQL (a temporary cluster the tests start, or the
+# server NARDY_REFEREE_TEST_POSTGRESQL names; without one they skip, REQUIRE_POSTGRESQL=1 fails).
 test: lint native-check
 	$(BIN)/pytest
 	NARDY_REFEREE_ENGINE=python $(BIN)/pytest -q $(ENGINE_TESTS)
+	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/pytest -q tests/api tests/storage tests/events
 
 serve: install
 	mkdir -p var
@@ -84,6 +89,11 @@ browser:
 # Debian's gnubg for the engine tests (a separate GPL program; Debian puts it in /usr/games).
 gnubg:
 	command -v gnubg >/dev/null || test -x /usr/games/gnubg || (apt-get update && apt-get install -y gnubg)
+
+# Debian's PostgreSQL server for the PostgreSQL tests (CI is root; the tests run it as the
+# postgres user in a temporary cluster of their own).
+postgresql:
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update && apt-get install -y postgresql)
 
 screenshots: $(STAMP) browser
 	$(BIN)/python scripts/board_screenshots.py

@@ -1,7 +1,9 @@
 """gunicorn settings for ``make serve`` and the tests (override with GUNICORN_CMD_ARGS).
 
 The worker model is ``gthread`` (docs/operations.md, "Workers"): a request holds a thread,
-an idle connection holds none, so idle or slow clients cannot take every worker.
+an idle connection holds none, so idle or slow clients cannot take every worker. Live
+streams hold a thread each and are admitted under hard limits that keep a quarter of the
+threads for ordinary requests (``referee/http/streams.py``).
 """
 
 import os
@@ -9,9 +11,10 @@ import os
 bind = os.environ.get("NARDY_REFEREE_BIND", "127.0.0.1:8000")
 worker_class = "gthread"
 workers = int(os.environ.get("NARDY_REFEREE_WORKERS", "2"))
-# One thread per request in flight; a live NDJSON stream holds one for its whole life, so
-# leave room for streams beside checking (which its own budget bounds, referee/budget.py).
-threads = int(os.environ.get("NARDY_REFEREE_THREADS", "64"))
+# One thread per request in flight; a live NDJSON stream holds one for its whole life. The
+# streams a worker admits are its threads less a quarter (at least 8), kept for ordinary
+# requests; checking is bounded by its own budget (referee/adjudication/budget.py).
+threads = int(os.environ.get("NARDY_REFEREE_THREADS", "128"))
 # Connections open at once per worker (idle keep-alive ones included; they hold no thread).
 worker_connections = 1000
 # gthread workers beat their heartbeat from the main thread, busy threads or not: this only
@@ -27,6 +30,12 @@ graceful_timeout = 30
 limit_request_line = 8190
 # Build the app (and migrate the archive) once in the master, before the workers fork.
 preload_app = True
+# A new master binds at once even while workers of a killed one linger (they die with it
+# anyway, post_fork below): a supervisor's restart never waits for the port.
+reuse_port = True
+# The workers' heartbeat files in memory, not on the archive's disk: a full disk must not
+# keep a worker from starting (docs/operations.md, "A full disk").
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 # gunicornc's control socket: off unless a path is given (one path per instance).
 control_socket = os.environ.get("NARDY_REFEREE_CONTROL_SOCKET", "")
 control_socket_disable = not control_socket
@@ -35,8 +44,19 @@ accesslog = "-"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
 
 
+def post_fork(server: object, worker: object) -> None:
+    """A worker dies with its master (the kernel kills it), so no orphan outlives a
+    ``kill -9`` of the master holding streams or applying deadlines."""
+    from referee.http.serving import die_with_parent
+
+    die_with_parent(worker.ppid)  # type: ignore[attr-defined]
+
+
 def post_worker_init(worker: object) -> None:
-    """gunicorn's own error answers (414, 431, 400 for what it cannot read) as problem+json."""
+    """gunicorn's own error answers (414, 431, 400 for what it cannot read) as problem+json;
+    the worker serves while its master lives, beats the live clock and sizes its streams."""
     from referee.http.gunicorn_errors import answer_problems
+    from referee.http.serving import worker_started
 
     answer_problems()
+    worker_started(worker)

@@ -16,8 +16,10 @@ from referee import api, web
 from referee.http.bodies import check_body
 from referee.http.limits import Buckets, limits_config
 from referee.http.problems import register_problem_handlers
+from referee.http.serving import ensure_clock
+from referee.http.shared import SharedCounters
 from referee.http.storage import init_storage
-from referee.http.streams import proxy_buffering
+from referee.http.streams import init_streams, proxy_buffering, streams_config
 from referee.rules.engine import CHOSEN
 
 MAX_BODY = 16 * 1024 * 1024
@@ -38,9 +40,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         PRIVATE=os.environ.get("NARDY_REFEREE_PRIVATE") == "1",
         ENGINE=CHOSEN,
         **limits_config(),
+        **streams_config(),
     )
     app.config.update(config or {})
-    app.extensions["rate_buckets"] = Buckets()
+    counters = SharedCounters()  # made before gunicorn forks: shared by every worker
+    app.extensions["rate_buckets"] = Buckets(counters)
+    init_streams(app, counters)
     app.extensions["check_slots"] = threading.BoundedSemaphore(app.config["CHECKS_AT_ONCE"])
     proxies = int(os.environ.get("NARDY_REFEREE_PROXIES", "0"))
     if proxies:
@@ -51,5 +56,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register(app)
     app.register_blueprint(web.blueprint)
     app.before_request(check_body)
+    app.before_request(lambda: ensure_clock(app))
     app.after_request(proxy_buffering)
     return app

@@ -198,3 +198,41 @@ class ArchiveBusyError(RefereeError):
     title = "Archive busy"
     status = 503
     retry_after = 2
+
+
+class StorageUnavailableError(RefereeError):
+    """The archive's disk is full or read-only: writes are refused until it can be written
+    again (reads are served where the file can still be read)."""
+
+    code = "storage_unavailable"
+    title = "Storage unavailable"
+    status = 503
+    retry_after = 30
+
+
+class ComputingError(RefereeError):
+    """What was asked for is being computed by another request: ask again shortly."""
+
+    code = "computing"
+    title = "Being computed"
+    status = 503
+    retry_after = 10
+
+
+class StreamsFullError(RefereeError):
+    """This server holds as many streams open as it may: try again later."""
+
+    code = "streams_full"
+    title = "Too many streams"
+    status = 503
+    retry_after = 10
+
+
+class TooManyStreamsError(RefereeError):
+    """This client (its address, network or token), or this match, has as many streams
+    open as it may."""
+
+    code = "too_many_streams"
+    title = "Too many streams"
+    status = 429
+    retry_after = 10

@@ -374,12 +374,12 @@ def test_a_url_as_the_archive_is_refused_saying_why(
     argv: list[str],
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("NARDY_REFEREE_DATABASE", "postgresql://referee:pw@db.example/archive")
+    monkeypatch.setenv("NARDY_REFEREE_DATABASE", "mysql://referee:pw@db.example/archive")
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
     out, err = capsys.readouterr()
     assert exit_info.value.code == 2 and out == ""
-    assert "postgresql:// URL, which this version cannot use" in err
+    assert "mysql:// URL, which this version cannot use" in err
     assert "SQLite file" in err and "pw@" not in err
     assert list(tmp_path.iterdir()) == []
 

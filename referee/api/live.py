@@ -3,32 +3,39 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, stream_with_context, url_for
+from flask import Blueprint, Flask, Response, current_app, url_for
 
 from referee.api.schemas import LiveActionRequest, LiveCreateRequest, LiveJoinRequest
-from referee.http.auth import token_holder
+from referee.errors import ArchiveBusyError, StorageUnavailableError
+from referee.http.auth import bearer_token, token_holder
 from referee.http.bodies import json_object
 from referee.http.engine import engine
-from referee.http.storage import storage
-from referee.http.streams import NDJSON
+from referee.http.storage import prepared, storage
+from referee.http.streams import StreamGuard, admit_stream
 from referee.live import service as live
 from referee.live import stream
 from referee.scopes import Scope
 from referee.storage import open_storage
+from referee.storage.model import Token
 
 blueprint = Blueprint("live", __name__)
+log = logging.getLogger(__name__)
 
 SMALL_BODY = 64 * 1024
+
+
+READ_SCOPES = (Scope.ARCHIVE_READ, Scope.ARCHIVE_WRITE, Scope.PLAY, Scope.LIVE_HOST)
 
 
 def _readable() -> None:
     """Reads need a token only in private mode; then any of the service's tokens will do."""
     if current_app.config["PRIVATE"]:
-        token_holder(Scope.ARCHIVE_READ, Scope.ARCHIVE_WRITE, Scope.PLAY, Scope.LIVE_HOST)
+        token_holder(*READ_SCOPES)
 
 
 @blueprint.post("/v1/live")
@@ -174,19 +181,33 @@ def stream_live(live_id: int) -> Response:
         403: Problem
         404: Problem
     """
-    _readable()
+    holder = _stream_holder()
     live.state(storage(), live_id)  # 404 before the stream starts
+    guard = admit_stream(f"live/{live_id}", holder)  # 429 / 503 when full
     location, board = current_app.config["DATABASE"], current_app.extensions["live_board"]
 
-    def lines() -> Iterator[str]:
+    def lines(check: StreamGuard) -> Iterator[str]:
         watching = open_storage(location)  # its own: the stream outlives the request
         try:
-            for state in stream.watch(watching, live_id, board):
+            for state in stream.watch(watching, live_id, board, check):
                 yield "\n" if state is None else json.dumps(state) + "\n"
         finally:
             watching.close()
 
-    return Response(stream_with_context(lines()), mimetype=NDJSON)
+    return guard.response(lines)
+
+
+def _stream_holder() -> Token | None:
+    """The stream's live token: needed in private mode (as every read); otherwise a token
+    sent is used when it is live (its streams count per token, in the room kept for token
+    holders, and end when it is revoked) and an unknown one makes the caller anonymous."""
+    if current_app.config["PRIVATE"]:
+        return token_holder(*READ_SCOPES)
+    secret = bearer_token()
+    if secret is None:
+        return None
+    token = storage().tokens.holder(secret)
+    return token if token is not None and set(READ_SCOPES) & set(token.scopes) else None
 
 
 @blueprint.get("/v1/live/<int:live_id>/dice")
@@ -238,8 +259,12 @@ def init_live(app: Flask) -> None:
     ``NARDY_REFEREE_LIVE_POLL``: how often (seconds) a stream looks for a change."""
     poll = os.environ.get("NARDY_REFEREE_LIVE_POLL", str(stream.STREAM_POLL_SECONDS))
     app.extensions["live_board"] = stream.ChangeBoard(app.config["DATABASE"], float(poll))
+    if not prepared(app):
+        return  # the first beat of the live clock will give the fresh time (service.py)
     starting = open_storage(app.config["DATABASE"])
     try:
         live.refresh_deadlines(starting)
+    except (StorageUnavailableError, ArchiveBusyError) as error:
+        log.warning("deadlines not refreshed at start (the live clock will): %s", error)
     finally:
         starting.close()

@@ -5,20 +5,32 @@ each imports what only it needs when it runs."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from referee import __version__
-from referee.cli import archive, check, draw, events, export, live, plays
 from referee.cli.common import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED
 from referee.errors import RefereeError
 from referee.rules import engine
 
-GROUPS = (plays, check, draw, archive, live, export, events)
+GROUPS = {
+    "plays": ("legal", "play"),
+    "check": ("check",),
+    "draw": ("draw",),
+    "archive": ("tokens", "recheck"),
+    "live": ("verify-dice", "bot"),
+    "export": ("export",),
+    "copy": ("copy-archive",),
+    "events": ("ratings",),
+}
+"""Each module of ``referee.cli`` and the commands it adds (``add(commands)``)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of ``command`` alone when it is known (a command
+    run imports only its own module: a check's time is mostly its imports)."""
     parser = argparse.ArgumentParser(
         prog="nardy-referee",
         description="Referee for backgammon (short nardy), long nardy and khachapuri.",
@@ -29,13 +41,16 @@ def build_parser() -> argparse.ArgumentParser:
         version=f"nardy-referee {__version__} (engine: {engine.CHOSEN.description()})",
     )
     commands = parser.add_subparsers(dest="command", required=True)
-    for group in GROUPS:
-        group.add(commands)
+    named = [name for name, names in GROUPS.items() if command in names]
+    for name in named or GROUPS:
+        importlib.import_module(f"referee.cli.{name}").add(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = next((word for word in words if not word.startswith("-")), None)
+    args = build_parser(command).parse_args(words)
     try:
         code: int = args.run(args)
         return code

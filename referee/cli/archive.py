@@ -22,9 +22,20 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     revoke.add_argument("id", type=int)
     tokens.set_defaults(run=_tokens)
     recheck = commands.add_parser(
-        "recheck", help="re-check stored matches of older rules revisions; print what changed"
+        "recheck",
+        help="re-check stored matches of older rules revisions; print what changed",
+        description="Re-check stored matches of older rules revisions (--all: every match)"
+        " and print each whose validity, winner or points changed. Processes started while"
+        " one is under way, on any hosts, share its run, batch by batch; a run stopped part"
+        " way goes on at the next start.",
     )
     recheck.add_argument("--all", action="store_true", help="re-check every stored match")
+    recheck.add_argument(
+        "--batch",
+        type=_positive,
+        default=None,
+        help="matches claimed at a time by a run this command begins (default 50)",
+    )
     add_database(recheck)
     recheck.set_defaults(run=_recheck)
 
@@ -53,18 +64,32 @@ def _tokens(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a positive whole number: {text[:20]!r}")
+    return int(text)
+
+
 def _recheck(args: argparse.Namespace) -> int:
-    from referee.archive.recheck import recheck
+    from referee.archive import recheck
 
     storage = storage_at(args.database)
     try:
+        run = recheck.start(storage, args.all, args.batch or recheck.BATCH_SIZE)
         checked = changed = 0
-        for change in recheck(storage, args.all, engine.CHOSEN):
+        for change in recheck.recheck(storage, args.all, engine.CHOSEN, run):
             checked += 1
             if change.changed:
                 changed += 1
-                print(change.describe())
+                print(change.describe(), flush=True)
+        progress = storage.rechecks.progress(run.id)
     finally:
         storage.close()
     print(f"{checked} match(es) re-checked, {changed} changed", file=sys.stderr)
+    state = "finished" if progress.finished else "under way in other processes"
+    print(
+        f"run {run.id}: {progress.rechecked} of {progress.matches} match(es) re-checked,"
+        f" {progress.changed} changed; {state}",
+        file=sys.stderr,
+    )
     return EXIT_OK

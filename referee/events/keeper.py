@@ -65,17 +65,19 @@ class Keeper:
             storage = open_storage(self.location)
         except (NotReadyError, StorageError):
             return  # no archive here: nothing to keep
-        idle = 0
+        idle, failed = 0, False
         try:
             while idle < IDLE_POLLS:
                 time.sleep(self.poll)
                 try:
-                    idle = 0 if self.look(storage) else idle + 1
+                    idle, failed = (0 if self.look(storage) else idle + 1), False
                 except NotReadyError:
                     return  # the archive went away
                 except Exception:  # a busy archive, a bug: log it and look again later
                     log.exception("settling the running events failed")
-            self.wanted = False
+                    idle, failed = idle + 1, True  # an archive dropped under us: stop
+            # Still wanted after failures: the next request starts a keeper again.
+            self.wanted = failed
         finally:
             storage.close()
 

@@ -4,11 +4,12 @@
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 import threading
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any, TypeVar
@@ -18,6 +19,7 @@ from flask import current_app, request
 from referee.adjudication.budget import WorkLimits
 from referee.errors import RefereeError
 from referee.http.auth import bearer_token
+from referee.http.shared import SharedCounters, key_hash
 from referee.http.storage import storage
 
 Handler = TypeVar("Handler", bound=Callable[..., object])
@@ -108,49 +110,77 @@ def check_slot(view: Handler) -> Handler:
 
     @wraps(view)
     def slotted(*args: object, **kwargs: object) -> object:
-        slots: threading.BoundedSemaphore = current_app.extensions["check_slots"]
-        if not slots.acquire(timeout=CHECK_WAIT_SECONDS):
-            raise OverloadedError(
-                "this worker is checking as many records as it may at once; try again"
-            )
-        try:
+        with held_check_slot():
             return view(*args, **kwargs)
-        finally:
-            slots.release()
 
     return slotted  # type: ignore[return-value]
 
 
+@contextmanager
+def held_check_slot() -> Iterator[None]:
+    """One of this worker's check slots, held for the block (``check_slot``)."""
+    slots: threading.BoundedSemaphore = current_app.extensions["check_slots"]
+    if not slots.acquire(timeout=CHECK_WAIT_SECONDS):
+        raise OverloadedError(
+            "this worker is checking as many records as it may at once; try again"
+        )
+    try:
+        yield
+    finally:
+        slots.release()
+
+
+@contextmanager
+def costly(key: str) -> Iterator[None]:
+    """What a costly computation passes when a view decides late that it has one to make
+    (the replay page, whose kept replays cost nothing): the rate limit ``key`` and a check
+    slot, as ``rate_limited(key)`` and ``check_slot`` guard a whole view."""
+    charge(key)
+    with held_check_slot():
+        yield
+
+
 class Buckets:
-    """Token buckets per (limit, client), in this process. Thread-safe; full buckets are
-    forgotten when there are many, so memory stays bounded."""
+    """Token buckets per (limit, client) and per (limit, network prefix), shared by every
+    worker of the server (``referee.http.shared``), so a limit holds per client whichever
+    worker answers. Memory is the shared table's, fixed."""
 
-    MAX_CLIENTS = 10_000
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.levels: dict[tuple[str, str], tuple[float, float]] = {}
-        """(key, client) → (tokens left, when counted)."""
+    def __init__(self, counters: SharedCounters | None = None) -> None:
+        self.counters = counters or SharedCounters()
 
     def take(self, key: str, client: str, rate: Rate) -> float:
         """Take one token; 0 when granted, else the seconds until one is there."""
-        now = time.monotonic()
-        refill = rate.count / rate.seconds
-        with self.lock:
-            tokens, then = self.levels.get((key, client), (float(rate.count), now))
-            tokens = min(float(rate.count), tokens + (now - then) * refill)
-            if tokens < 1:
-                self.levels[(key, client)] = (tokens, now)
-                return (1 - tokens) / refill
-            if len(self.levels) >= self.MAX_CLIENTS:
-                self.forget_full(now, refill, rate.count)
-            self.levels[(key, client)] = (tokens - 1, now)
-            return 0.0
+        return self.counters.take(key_hash("rate", key, client), rate.count, rate.seconds)
 
-    def forget_full(self, now: float, refill: float, count: int) -> None:
-        for entry, (tokens, then) in list(self.levels.items()):
-            if tokens + (now - then) * refill >= count:
-                del self.levels[entry]
+    def take_anonymous(self, key: str, address: str, rate: Rate) -> float:
+        """An anonymous caller's token: of its address's bucket, then of its network's
+        (``network_prefix``), which holds ``PREFIX_SHARE`` times as many."""
+        wait = self.take(key, address, rate)
+        if wait:
+            return wait
+        prefix = network_prefix(address)
+        if prefix == address:
+            return 0.0
+        wider = Rate(rate.count * PREFIX_SHARE, rate.seconds)
+        return self.take(key, prefix, wider)
+
+
+PREFIX_SHARE = int(os.environ.get("NARDY_REFEREE_PREFIX_SHARE", "4"))
+"""How many clients' worth of requests one network prefix (an IPv4 /24, an IPv6 /64) may
+make without a token: many addresses of one network share it."""
+
+
+def network_prefix(address: str) -> str:
+    """The network an address is in, as the limits count it: its /24 (IPv4) or /64
+    (IPv6); an address that cannot be read is its own."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address) and parsed.ipv4_mapped is not None:
+        parsed = parsed.ipv4_mapped
+    bits = 24 if parsed.version == 4 else 64
+    return str(ipaddress.ip_network(f"{parsed}/{bits}", strict=False))
 
 
 def rate_limited(key: str) -> Callable[[Handler], Handler]:
@@ -159,18 +189,24 @@ def rate_limited(key: str) -> Callable[[Handler], Handler]:
     def decorate(view: Handler) -> Handler:
         @wraps(view)
         def limited(*args: object, **kwargs: object) -> object:
-            rates: Mapping[str, Rate] = current_app.config["RATE_LIMITS"]
-            rate = rates.get(key)
-            if rate is not None and not _has_live_token():
-                buckets: Buckets = current_app.extensions["rate_buckets"]
-                wait = buckets.take(key, request.remote_addr or "", rate)
-                if wait:
-                    raise RateLimitedError(key, math.ceil(wait))
+            charge(key)
             return view(*args, **kwargs)
 
         return limited  # type: ignore[return-value]
 
     return decorate
+
+
+def charge(key: str) -> None:
+    """Take one of ``RATE_LIMITS[key]`` for a client without a live token, from its
+    address's bucket and its network's; 429 ``rate_limited`` when either is empty."""
+    rates: Mapping[str, Rate] = current_app.config["RATE_LIMITS"]
+    rate = rates.get(key)
+    if rate is not None and not _has_live_token():
+        buckets: Buckets = current_app.extensions["rate_buckets"]
+        wait = buckets.take_anonymous(key, request.remote_addr or "", rate)
+        if wait:
+            raise RateLimitedError(key, math.ceil(wait))
 
 
 def _has_live_token() -> bool:

@@ -8,18 +8,22 @@ again, so of two racing actions on one ply the second finds a new ply (409).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from referee.errors import (
+    ArchiveBusyError,
     ForbiddenError,
     InvalidPlayersError,
     LiveBusyError,
     NotFoundError,
     NotPlayingError,
+    NotReadyError,
     StalePlyError,
+    StorageUnavailableError,
 )
 from referee.live import dice
 from referee.live.codec import entries_from_json, entries_json, table_json
@@ -37,7 +41,7 @@ from referee.live.table import Action, GameStart, LiveAction, Table, Use
 from referee.rules.engine import CHOSEN, Engine
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
-from referee.storage.errors import LiveConflictError
+from referee.storage.errors import LiveConflictError, StorageError
 from referee.storage.model import LiveChange, LiveProgress, LiveSetup, Throw, Token
 from referee.storage.stores import Storage
 
@@ -213,7 +217,7 @@ def act(
         raise NotFoundError(f"no live match with id {live_id}")
     seen = storage.live.versions([live_id]).get(live_id)
     if seen is not None and seen.deadline is not None and time.time() > seen.deadline:
-        current(storage, live_id)
+        current(storage, live_id)  # a deadline missed while the service served is lost
 
     def acted(match: LiveMatch, thrown: _Dice) -> bool:
         sides = match.sides_of(bot)
@@ -261,13 +265,16 @@ def abort(storage: Storage, live_id: int, caller: Token) -> dict[str, Any]:
 
 def current(storage: Storage, live_id: int) -> LiveMatch:
     """The match after applying a missed deadline (LIVE.md §4): lazily, on any read or
-    action."""
+    action, and only while the service's clock runs (``CLOCK``): a deadline that passed
+    while no instance served is not applied, the next instance gives a fresh full time."""
 
     def expired(match: LiveMatch, thrown: _Dice) -> bool:
         if match.status != Status.PLAYING or match.deadline is None:
             return False
         if time.time() <= match.deadline:
             return False
+        if not CLOCK.runs(storage):
+            return False  # suspended: the gap is mended with a fresh full time (``beat``)
         match.table.time_out(thrown)
         return True
 
@@ -366,5 +373,57 @@ def proof(storage: Storage, live_id: int) -> dict[str, Any]:
 
 
 def refresh_deadlines(storage: Storage) -> int:
-    """At start: the player to act in every match in play gets a fresh full time."""
-    return storage.live.refresh_deadlines(time.time())
+    """At start: the player to act in every match in play gets a fresh full time (and the
+    service's clock runs from now)."""
+    return storage.live.beat(time.time(), -1.0)
+
+
+CLOCK_GAP_SECONDS = 10.0
+"""A service clock not beaten for this long has stopped: no instance served meanwhile."""
+BEAT_SECONDS = 1.0
+"""How often a serving process beats the clock."""
+
+
+class ServiceClock:
+    """The service's clock (LIVE.md §4: a restart loses nothing). Every serving process
+    beats it (``LiveStore.beat``: at most once a ``BEAT_SECONDS``, from a thread of each
+    gunicorn worker and from every deadline check); a deadline is applied only while it
+    runs (beaten within ``CLOCK_GAP_SECONDS``), and the first beat after a gap gives the
+    player to act in every match in play a fresh full ``move_seconds``, in the same
+    transaction. So deadlines are suspended whenever no instance serves: the master
+    killed, every worker hung, a disk too full to write (a beat is a write).
+
+    ``serving`` says whether this process serves: always, outside gunicorn; in a gunicorn
+    worker, while its master lives and it is not stopping (``referee.http.serving``), so an
+    orphaned worker neither beats nor applies deadlines."""
+
+    def __init__(self) -> None:
+        self.serving: Callable[[], bool] = lambda: True
+        self.lock = threading.Lock()
+        self.beaten = 0.0
+
+    def beat(self, storage: Storage, force: bool = False) -> bool:
+        """Beat the clock when this process serves and has not beaten it for a
+        ``BEAT_SECONDS``; whether it was beaten (a busy or full archive: not now)."""
+        now = time.time()
+        with self.lock:
+            if not self.serving() or (not force and now - self.beaten < BEAT_SECONDS):
+                return False
+            self.beaten = now
+        try:
+            storage.live.beat(now, CLOCK_GAP_SECONDS)
+        except (ArchiveBusyError, StorageUnavailableError, NotReadyError, StorageError):
+            return False
+        return True
+
+    def runs(self, storage: Storage) -> bool:
+        """Whether deadlines may be applied now: this process serves and the clock was
+        beaten within ``CLOCK_GAP_SECONDS`` (beaten first, where this process may)."""
+        if not self.serving():
+            return False
+        self.beat(storage)
+        served = storage.live.served_at()
+        return served is not None and time.time() - served <= CLOCK_GAP_SECONDS
+
+
+CLOCK = ServiceClock()

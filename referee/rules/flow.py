@@ -149,12 +149,15 @@ class GameFlow:
                 return self.ended(self._bore_off(board, side), board)
             extra_turn_for, finish_board = side.other, board
         position = self.position.moved_on(board, side.other, Phase.ROLL)
-        return replace(
-            self,
-            position=position,
-            first_mover=first_mover,
-            extra_turn_for=extra_turn_for,
-            finish_board=finish_board,
+        # Built directly, not with dataclasses.replace: a record's checking plays every turn.
+        return GameFlow(
+            position,
+            self.options,
+            self.cube,
+            self.crawford_game,
+            first_mover,
+            extra_turn_for,
+            finish_board,
         )
 
     def _bore_off(self, board: Board, winner: Side) -> GameResult:

@@ -3,7 +3,7 @@ game starts. Record checking and live matches both ask here."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from referee.rules.options import Options
 from referee.rules.position import Cube, Position
@@ -86,12 +86,10 @@ class MatchState:
         played = self.crawford_game is not None
         crawford, post = crawford_status(self.variant, self.options, self.length, score, played)
         game = self.game + 1
-        return replace(
-            self,
-            score=score,
-            game=game,
-            crawford_game=game if crawford else self.crawford_game,
-            post_crawford=post,
+        crawford_game = game if crawford else self.crawford_game
+        # Built directly, not with dataclasses.replace: record checking calls it per game.
+        return MatchState(
+            self.variant, self.options, self.length, score, game, crawford_game, post, self.winner
         )
 
     def start_position(self) -> Position:
@@ -109,4 +107,13 @@ class MatchState:
         match_winner = self.winner
         if match_winner is None and self.length and max(white, black) >= self.length:
             match_winner = Side.WHITE if white >= self.length else Side.BLACK
-        return replace(self, score=(white, black), winner=match_winner)
+        return MatchState(
+            self.variant,
+            self.options,
+            self.length,
+            (white, black),
+            self.game,
+            self.crawford_game,
+            self.post_crawford,
+            match_winner,
+        )

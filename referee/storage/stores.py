@@ -1,6 +1,6 @@
 """The interface of storage: one store each for matches, kept derived results, live
-matches, tokens, events and ratings, and ``Storage``, the handle that holds them over one
-connection.
+matches, tokens, bulk re-checks, the tables as rows (for copying an archive),
+events and ratings, and ``Storage``, the handle that holds them.
 
 Every method answers values of ``referee.storage.model``, and every write is one short
 transaction of its own; a driver's error never leaves a method (``ArchiveBusyError`` when
@@ -11,7 +11,8 @@ by ``LiveStore.save``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -36,7 +37,10 @@ from referee.storage.model import (
     RatedMatch,
     RatingStep,
     RatingUpdate,
+    RecheckBatch,
     Rechecked,
+    RecheckProgress,
+    RecheckRun,
     Stored,
     StoredEvent,
     StoredLive,
@@ -86,6 +90,16 @@ class DerivedStore(Protocol):
     def forget(self, match_id: int, prefix: str, keep: int) -> None:
         """Of the results whose key starts ``prefix``, keep the ``keep`` kept last."""
 
+    def claim(self, match_id: int, key: str, owner: str, now: float, seconds: float) -> bool:
+        """Claim the computation of ``key`` for ``owner`` until ``now + seconds`` (Unix
+        times): True when it is ``owner``'s now (nobody held it, or the holder's claim
+        ran out, or ``owner`` holds it already), False while another holds it. Claims span
+        every process and instance on the storage, so a result is computed once however
+        many ask at the same time."""
+
+    def release(self, match_id: int, key: str, owner: str) -> None:
+        """Give up ``owner``'s claim on ``key`` (nothing when it is not ``owner``'s)."""
+
 
 class LiveStore(Protocol):
     """Live matches, their throws and their logs. Every change checks the version it
@@ -118,6 +132,16 @@ class LiveStore(Protocol):
     def refresh_deadlines(self, now: float) -> int:
         """After a restart: the player to act in every match in play gets a fresh full
         time from ``now`` (a Unix time); how many matches."""
+
+    def beat(self, now: float, gap: float) -> int:
+        """Beat the service's clock at ``now`` (a Unix time), in one transaction: when it
+        was last beaten more than ``gap`` seconds before (or never), no instance served
+        meanwhile and every match in play first gets a fresh full time from ``now``, its
+        version bumped (as ``refresh_deadlines``); how many matches got one. A negative
+        ``gap`` always refreshes (a start)."""
+
+    def served_at(self) -> float | None:
+        """When the service's clock was last beaten (None: never)."""
 
 
 class TokenStore(Protocol):
@@ -201,6 +225,48 @@ class RatingStore(Protocol):
         """The ledger made anew from ``matches`` (re-rating), every kept rating forgotten."""
 
 
+class RecheckStore(Protocol):
+    """Bulk re-checks as pulled jobs: processes on any hosts join one run over the archive,
+    each claims a batch nobody holds, and the run's progress is stored, so that a run
+    killed part way resumes where it stopped and no match is re-checked twice in it."""
+
+    def start(self, revision: int | None, batch_size: int = 100) -> RecheckRun:
+        """Join the unfinished run over the matches older than rules ``revision`` (every
+        match: None), or begin one: the matches it covers now, ``batch_size`` a batch."""
+
+    def claim(self, run_id: int) -> AbstractContextManager[RecheckBatch | None]:
+        """Hold a batch of the run that no other process holds and that is not done, while
+        the block runs (None when none is left); it is done when the block ends without
+        error. A process killed while it holds one lets it go to the next claimant, with
+        the matches it re-checked already left out."""
+
+    def done(self, run_id: int, rechecked: Rechecked, changed: bool) -> None:
+        """Store a re-checked verdict (``MatchStore.update_verdict``) and count the match
+        done in the run (``changed``: its outcome changed), in one transaction."""
+
+    def progress(self, run_id: int) -> RecheckProgress:
+        """How far the run is."""
+
+
+TableRow = tuple[object, ...]
+"""A row of one of the archive's tables in the columns ``referee.storage.tables`` names."""
+
+
+class TableStore(Protocol):
+    """Every row of the archive's tables as plain values, the same on every backend: what
+    ``nardy-referee copy-archive`` moves from one backend to another."""
+
+    def counts(self) -> dict[str, int]:
+        """The rows of each table of ``tables.TABLES``."""
+
+    def rows(self, table: str) -> Iterator[TableRow]:
+        """Every row of ``table``, in its order (``tables.TABLES``)."""
+
+    def load(self, rows: Callable[[str], Iterable[TableRow]]) -> None:
+        """Insert ``rows(table)`` into each table of an empty archive, in the order of
+        ``tables.TABLES`` and keeping every id, in one transaction."""
+
+
 class Connection(Protocol):
     """What a backend's connection answers for beyond its stores."""
 
@@ -214,12 +280,20 @@ class Connection(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Storage:
-    """The stores of one connection: one per request, per stream, per command."""
+    """The stores of one connection: one per request, per stream, per command.
+
+    A new store is a Protocol here, a field below, and one class per backend that
+    implements it (``sqlite/NAME.py`` and ``postgresql/NAME.py``, made in each backend's
+    ``open_storage``), its tables in each backend's migrations and in ``tables.TABLES``
+    (so that ``copy-archive`` moves them), and its contract tests in ``tests/storage``,
+    which run on every backend."""
 
     matches: MatchStore
     derived: DerivedStore
     live: LiveStore
     tokens: TokenStore
+    rechecks: RecheckStore
+    tables: TableStore
     connection: Connection
     events: EventStore
     ratings: RatingStore

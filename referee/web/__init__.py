@@ -8,6 +8,7 @@ archive service, the replay), never their own copies.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from typing import Any
 from urllib.parse import urlencode
 
@@ -18,12 +19,12 @@ from notation.errors import NotationError
 from notation.options import parse_rules_text
 from referee.adjudication import adjudicate
 from referee.archive.derived import replay, replay_actions
-from referee.archive.stored import stored_match
+from referee.archive.stored import MAX_ID, stored_match
 from referee.board_svg import board_svg
-from referee.errors import InvalidNotationError, RefereeError, UnauthorizedError
+from referee.errors import InvalidNotationError, NotFoundError, RefereeError, UnauthorizedError
 from referee.http.auth import requires
 from referee.http.engine import engine
-from referee.http.limits import check_slot, rate_limited, work_limits
+from referee.http.limits import check_slot, costly, held_check_slot, rate_limited, work_limits
 from referee.http.queries import match_query
 from referee.http.storage import storage
 from referee.live import service as live
@@ -208,27 +209,48 @@ def matches() -> str:
 
 
 def _replay(match_id: int, game: int) -> list[dict[str, Any]]:
-    """The replay API's actions of one game of a stored match."""
-    actions: list[dict[str, Any]] = replay(storage(), match_id, game, work_limits(), engine())[
-        "actions"
-    ]
+    """The replay API's actions of one game of a stored match: a kept replay is read; one
+    to compute passes the replay endpoint's rate limit and check slot first, under the
+    same work limits, computed once however many ask (``derived.replay``)."""
+    answer = replay(
+        storage(), match_id, game, work_limits(), engine(), admit=lambda: costly("check")
+    )
+    actions: list[dict[str, Any]] = answer["actions"]
     return actions
 
 
 @blueprint.get("/matches/<int:match_id>")
 @requires(Scope.ARCHIVE_READ)
 def match(match_id: int) -> str:
-    """A stored match: its verdict and the viewer of one game (``?g=``)."""
+    """A stored match: its verdict and the viewer of one game (``?g=``). The game's replay
+    comes first (computed once, or waited for, or 503 while another request computes it),
+    the stored match only then: a load told to come back holds none of it."""
+    count = storage().matches.games_of(match_id) if 0 < match_id <= MAX_ID else None
+    if count is None:
+        raise NotFoundError(f"no match with id {match_id}")
+    game = request.args.get("g", default=1, type=int)
+    game = max(1, min(game, count)) if count else 1
+    actions = None
+    if count:
+        try:
+            actions = _replay(match_id, game)
+        except NotFoundError:  # a variation the referee cannot check has no replay
+            actions = None
+    # the page of a long record (its verdict, its games table) costs tens of MiB to make:
+    # a worker makes at most its check slots' worth of them at once
+    with held_check_slot() if count > HEAVY_PAGE_GAMES else nullcontext():
+        return _match_page(match_id, game, count, actions)
+
+
+HEAVY_PAGE_GAMES = 200
+"""A stored match's page past this many games is made in one of the worker's check slots."""
+
+
+def _match_page(match_id: int, game: int, count: int, actions: list[dict[str, Any]] | None) -> str:
     stored = stored_match(storage(), match_id)
     verdict = stored.verdict
     players = list(stored.players)
-    count = len(verdict["games"])
-    game = request.args.get("g", default=1, type=int)
-    game = max(1, min(game, count)) if count else 1
-    checked = any(verdict["variant"] == variant.id for variant in VARIANTS)
-    games = []  # a variation the referee cannot check (NackGammon...) has no replay
-    if count and checked:
-        games = [game_replay(game, _replay(match_id, game), players)]
+    games = [] if actions is None else [game_replay(game, actions, players)]
 
     def href(step: Step, orientation: Side, names: Sequence[str]) -> str:
         query = {"g": str(step.game), "a": str(step.number)}

@@ -1,11 +1,39 @@
-"""What the API tests share: problem+json assertions and reading JSON answers."""
+"""What the API tests share: problem+json assertions, reading JSON answers, and where an
+app fixture's archive is (``archive_at``: SQLite, or PostgreSQL under
+``NARDY_REFEREE_TEST_BACKEND=postgresql``, as ``make test`` runs the suite a second time)."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
+
+BACKEND = os.environ.get("NARDY_REFEREE_TEST_BACKEND", "sqlite")
+"""The backend the app fixtures' archives are on: ``sqlite`` or ``postgresql``."""
+
+
+def archive_at(folder: Path, name: str = "archive.sqlite3") -> str:
+    """Where an app fixture's new archive is: a file in ``folder``, or a fresh database on
+    the tests' PostgreSQL server (``tests/storage/postgresql.py``; the test skips without
+    one, and fails under ``REQUIRE_POSTGRESQL=1``). Tests of what only SQLite does (its file,
+    its locks) keep a file in their folder instead."""
+    if BACKEND == "sqlite":
+        return str(folder / name)
+    if BACKEND != "postgresql":
+        raise ValueError(f"NARDY_REFEREE_TEST_BACKEND={BACKEND!r}: sqlite or postgresql")
+    from tests.storage.postgresql import REQUIRED, UNAVAILABLE, server
+
+    found = server()
+    if found is None:
+        if REQUIRED:
+            pytest.fail(f"REQUIRE_POSTGRESQL=1: {UNAVAILABLE}", pytrace=False)
+        pytest.skip(str(UNAVAILABLE), allow_module_level=True)
+    return found.fresh()
+
 
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_KEYS = {"type", "title", "status", "detail", "instance", "code"}

@@ -10,6 +10,7 @@ from flask.testing import FlaskClient
 
 from referee.app import create_app
 from referee.cli import main
+from tests.api.support import archive_at
 
 LN_START = "long-nardy ,,,,,,,,,,,15b,,,,,,,,,,,,15w w0b0 w0b0 - - - 0:0-0 -"
 # One checker 24/18/13 (a 6-5 from the head), Black to roll.
@@ -18,7 +19,7 @@ LN_AFTER_65 = "long-nardy ,,,,,,,,,,,15b,1w,,,,,,,,,,,14w w0b0 w0b0 b - - 0:0-0 
 
 @pytest.fixture
 def client(tmp_path: Path) -> FlaskClient:
-    return create_app({"DATABASE": str(tmp_path / "archive.sqlite3")}).test_client()
+    return create_app({"DATABASE": archive_at(tmp_path)}).test_client()
 
 
 def test_the_board_is_svg_with_a_strong_etag_that_answers_304(client: FlaskClient) -> None:

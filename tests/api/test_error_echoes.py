@@ -28,6 +28,7 @@ from flask.testing import FlaskClient
 
 from referee.app import create_app
 from referee.errors import MAX_MESSAGE
+from tests.api.support import archive_at
 from tests.server import write_token
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -243,7 +244,7 @@ def test_every_operation_of_the_contract_gets_huge_inputs() -> None:
 @pytest.fixture(scope="module")
 def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient, dict[str, str]]]:
     """An app with a stored match (1) and a live match in play (1), and the tokens."""
-    database = tmp_path_factory.mktemp("echoes") / "archive.sqlite3"
+    database = archive_at(tmp_path_factory.mktemp("echoes"))
     tokens = {
         "writer": write_token(database, "writer"),
         "host": write_token(database, "host", "live:host"),

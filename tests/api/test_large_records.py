@@ -8,12 +8,13 @@ from pathlib import Path
 
 from referee.adjudication.budget import WorkLimits
 from referee.app import create_app
+from tests.api.support import archive_at
 from tests.corpus import openspiel_money_session, read_jsonl
 from tests.server import write_token
 
 
 def test_the_2000_game_money_session_is_accepted(tmp_path: Path) -> None:
-    database = tmp_path / "archive.sqlite3"
+    database = archive_at(tmp_path)
     # The default counted work limits; the deadline is raised because a loaded test machine
     # is slow (the session takes 15-25 s of the default 45 s where nothing else runs).
     limits = replace(WorkLimits(), seconds=600)

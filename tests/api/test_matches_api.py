@@ -30,6 +30,7 @@ from referee.app import create_app
 from referee.storage import open_storage
 from tests.api.support import (
     JSON_ACCEPT,
+    archive_at,
     assert_names_field,
     assert_no_secret,
     assert_problem,
@@ -161,7 +162,7 @@ def make_env(database: Path, **config: Any) -> Env:
 
 @pytest.fixture
 def env(tmp_path: Path) -> Env:
-    return make_env(tmp_path / "a.sqlite3")
+    return make_env(archive_at(tmp_path))
 
 
 def bearer(secret: str) -> dict[str, str]:
@@ -337,7 +338,7 @@ def test_the_body_limit_is_16_mib(env: Env) -> None:
 
 @pytest.mark.parametrize("kind", ["json", "import", "multipart"])
 def test_a_body_over_the_limit_is_413(tmp_path: Path, kind: str) -> None:
-    env = make_env(tmp_path / "a.sqlite3", MAX_CONTENT_LENGTH=4096)
+    env = make_env(archive_at(tmp_path), MAX_CONTENT_LENGTH=4096)
     record = corpus(GALAXY)
     assert len(record.encode()) > 4096
     if kind == "json":
@@ -506,7 +507,7 @@ class Filled:
 
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory: pytest.TempPathFactory) -> Filled:
-    env = make_env(tmp_path_factory.mktemp("filled") / "a.sqlite3")
+    env = make_env(archive_at(tmp_path_factory.mktemp("filled")))
     records = {
         BG_EXAMPLE: example(BG_EXAMPLE),
         LN_EXAMPLE: example(LN_EXAMPLE),
@@ -1107,7 +1108,7 @@ def test_the_token_never_shows_in_answers_or_logs(
 
 
 def test_a_duplicate_answers_with_the_stored_verdict(tmp_path: Path) -> None:
-    database = tmp_path / "a.sqlite3"
+    database = archive_at(tmp_path)
     client = create_app({"DATABASE": str(database)}).test_client()
     token = write_token(database)
     headers = {"Authorization": f"Bearer {token}"}

@@ -14,12 +14,13 @@ from referee.api.openapi import documented as in_the_document
 from referee.api.openapi import spec_dict
 from referee.api.reference import SPEC_PATH
 from referee.app import create_app
+from tests.api.support import archive_at
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
     folder = tmp_path_factory.mktemp("openapi")
-    return create_app({"DATABASE": str(folder / "archive.sqlite3")})
+    return create_app({"DATABASE": archive_at(folder)})
 
 
 def checked_in() -> dict[str, object]:

@@ -12,7 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from referee.app import create_app
-from tests.api.support import assert_problem
+from tests.api.support import archive_at, assert_problem
 from tests.server import write_token
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +31,7 @@ TEXT = {"content_type": "text/plain"}
 def archive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient, str]]:
     """A client on an archive holding the three example matches (ids 1, 2, 3 in the order
     backgammon, long nardy, khachapuri), and a write token."""
-    database = tmp_path_factory.mktemp("queries") / "archive.sqlite3"
+    database = archive_at(tmp_path_factory.mktemp("queries"))
     token = write_token(database)
     client = create_app({"DATABASE": str(database)}).test_client()
     for name in ("backgammon_match.mat", "long_nardy_match.mat", "khachapuri_match.mat"):

@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from referee.app import create_app
-from tests.api.support import assert_names_field, assert_problem, get_json
+from tests.api.support import archive_at, assert_names_field, assert_problem, get_json
 
 BG_START_POINTS = "2b,,,,,5w,,3w,,,,5b,5w,,,,3b,,5b,,,,,2w"
 BG_START = f"backgammon {BG_START_POINTS} w0b0 w0b0 - - 1c 0:0-0 -"
@@ -60,7 +60,7 @@ ALIASES = {"backgammon": {"bg", "short-nardy"}, "long-nardy": {"ln"}, "khachapur
 
 @pytest.fixture(scope="module")
 def variants(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    database = tmp_path_factory.mktemp("variants") / "a.sqlite3"
+    database = archive_at(tmp_path_factory.mktemp("variants"))
     body = get_json(create_app({"DATABASE": str(database)}).test_client(), "/v1/variants")
     return {variant["id"]: variant for variant in body["variants"]}
 
@@ -110,7 +110,7 @@ def convert(client: FlaskClient, position: str, to: str) -> dict[str, str]:
 
 @pytest.fixture
 def client(tmp_path: Path) -> FlaskClient:
-    return create_app({"DATABASE": str(tmp_path / "a.sqlite3")}).test_client()
+    return create_app({"DATABASE": archive_at(tmp_path)}).test_client()
 
 
 def test_the_start_position_as_a_gnubg_id(client: FlaskClient) -> None:

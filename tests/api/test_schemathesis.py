@@ -17,8 +17,9 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 
 from referee.app import create_app
 from tests.api.aborted_live import aborted_live_match
+from tests.api.support import archive_at
 
-DATABASE = Path(tempfile.mkdtemp(prefix="schemathesis-")) / "archive.sqlite3"
+DATABASE = archive_at(Path(tempfile.mkdtemp(prefix="schemathesis-")))
 APP = create_app({"DATABASE": str(DATABASE)})
 
 

@@ -1,4 +1,6 @@
-"""A fresh site (app, archive, tokens) per test (tests/events/support.py)."""
+"""A fresh site (app, archive, tokens) per test (tests/events/support.py), on either
+backend: under NARDY_REFEREE_TEST_BACKEND=postgresql each test's databases are dropped
+after it (the API suite's fixture)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.api.conftest import dropped_after_the_test  # noqa: F401 (a fixture, autouse)
 from tests.events.support import Site, make_site
 
 

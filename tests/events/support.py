@@ -17,6 +17,7 @@ from referee.live import service as live
 from referee.storage import open_storage
 from referee.storage.model import Token
 from referee.storage.stores import Storage
+from tests.api.support import archive_at
 
 BOTS = ("b1", "b2", "b3", "b4", "b5")
 
@@ -85,8 +86,10 @@ class Site:
 
 
 def make_site(folder: Path, **config: Any) -> Site:
-    database = folder / "archive.sqlite3"
-    app = create_app({"DATABASE": str(database), **config})
+    """A site on a new archive: a file in ``folder``, or a fresh PostgreSQL database under
+    NARDY_REFEREE_TEST_BACKEND=postgresql (``tests.api.support.archive_at``)."""
+    database = archive_at(folder)
+    app = create_app({"DATABASE": database, **config})
     storage = open_storage(database)
     host = storage.tokens.create(("live:host",), "director").secret
     other_host = storage.tokens.create(("live:host",), "other").secret

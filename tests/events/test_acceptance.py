@@ -39,6 +39,7 @@ from typing import Any
 
 import pytest
 
+from tests.api.support import archive_at
 from tests.server import Server, start, stop, write_token
 
 BOTS = ("b1", "b2", "b3", "b4", "b5")
@@ -568,10 +569,11 @@ class Checker:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str, dict[str, str]]]:
-    database = tmp_path_factory.mktemp("acceptance") / "archive.sqlite3"
-    host = write_token(database, "director", "live:host")
-    bots = {name: write_token(database, name, "play") for name in BOTS}
-    server = start(database, workers=2, env=LIVE_ENV)
+    folder = tmp_path_factory.mktemp("acceptance")
+    database = archive_at(folder)  # a file, or a PostgreSQL database (the test backend)
+    host = write_token(database, "director", "live:host")  # type: ignore[arg-type]
+    bots = {name: write_token(database, name, "play") for name in BOTS}  # type: ignore[arg-type]
+    server = start(database, workers=2, log=folder / "server.log", env=LIVE_ENV)  # type: ignore[arg-type]
     try:
         yield server, host, bots
     finally:

@@ -229,8 +229,8 @@ def test_ratings_answer_by_variant_and_name(site: Site) -> None:
     assert site.client.get("/v1/ratings/Nobody?variant=backgammon").status_code == 404
 
 
-def test_private_reads_need_a_token(site: Site, tmp_path: Any) -> None:
-    private = create_app({"DATABASE": str(tmp_path / "archive.sqlite3"), "PRIVATE": True})
+def test_private_reads_need_a_token(site: Site) -> None:
+    private = create_app({"DATABASE": site.app.config["DATABASE"], "PRIVATE": True})
     client = private.test_client()
     for path in ("/v1/events", "/v1/ratings", "/v1/events/1"):
         assert client.get(path).status_code == 401

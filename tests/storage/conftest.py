@@ -1,25 +1,30 @@
 """The contract suite of storage: every test runs against every backend (``BACKENDS``).
 
 A backend here is what the tests need to know of it beyond the Protocols: where its
-storage is, how to hold its locks from another connection, where no storage is. Adding
-PostgreSQL is adding its name to ``BACKENDS`` and a class like ``SqliteBackend``.
+storage is, how to hold its locks from another connection, where no storage is. The
+PostgreSQL parameters need a server (``tests/storage/postgresql.py``): without one they
+skip saying why, and fail under ``REQUIRE_POSTGRESQL=1``.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
+import psycopg
 import pytest
 
+import referee.storage.postgresql.database
 import referee.storage.sqlite.database
 from referee.storage import Location, open_storage, prepare_storage
 from referee.storage.model import NewMatch
 from referee.storage.sqlite import close_kept
 from referee.storage.stores import Storage
+from tests.storage.postgresql import required_server
 
 
 class Backend(Protocol):
@@ -36,6 +41,9 @@ class Backend(Protocol):
 
     def unprepared(self) -> Location:
         """A location where storage exists but was never prepared (no schema)."""
+
+    def close(self) -> None:
+        """Let go of what the backend made for the test."""
 
 
 class SqliteBackend:
@@ -71,18 +79,63 @@ class SqliteBackend:
         empty.touch()
         return empty
 
+    def close(self) -> None:
+        close_kept()
 
-BACKENDS: dict[str, Callable[[Path, pytest.MonkeyPatch], Backend]] = {"sqlite": SqliteBackend}
+
+LOCKED_TABLES = "matches, tokens, derived, live_matches, live_throws, live_log"
 
 
-@pytest.fixture(params=sorted(BACKENDS))
+class PostgresBackend:
+    """A fresh database on the tests' server; storage waits 0.1 s for a lock."""
+
+    def __init__(self, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.server = required_server()
+        monkeypatch.setattr(referee.storage.postgresql.database, "LOCK_TIMEOUT_SECONDS", 0.1)
+        self.location = self.server.fresh()
+        self.made = [self.location]
+
+    @contextmanager
+    def locked(self, readers_too: bool = False) -> Iterator[None]:
+        mode = "ACCESS EXCLUSIVE" if readers_too else "SHARE ROW EXCLUSIVE"
+        with psycopg.connect(self.location) as holder:  # a transaction until the block ends
+            holder.execute(f"LOCK TABLE {LOCKED_TABLES} IN {mode} MODE")
+            yield
+
+    def missing(self) -> str:
+        return self.server.url_for("nardy_no_such_database")
+
+    def unprepared(self) -> str:
+        self.made.append(self.server.fresh())
+        return self.made[-1]
+
+    def close(self) -> None:
+        for made in self.made:
+            self.server.drop(made)
+
+
+BACKENDS: dict[str, Callable[[Path, pytest.MonkeyPatch], Backend]] = {
+    "sqlite": SqliteBackend,
+    "postgresql": PostgresBackend,
+}
+
+
+ONLY = os.environ.get("NARDY_REFEREE_TEST_BACKEND")
+"""``make test`` runs the suite once more on PostgreSQL (NARDY_REFEREE_TEST_BACKEND=postgresql):
+then only that backend's parameters."""
+
+
+@pytest.fixture(params=[ONLY] if ONLY in BACKENDS else sorted(BACKENDS))
 def backend(
     request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Backend:
+) -> Iterator[Backend]:
     """A backend with its storage prepared."""
     made = BACKENDS[request.param](tmp_path, monkeypatch)
-    prepare_storage(made.location)
-    return made
+    try:
+        prepare_storage(made.location)
+        yield made
+    finally:
+        made.close()
 
 
 @pytest.fixture

@@ -10,7 +10,8 @@ import pytest
 from referee.storage.errors import LiveConflictError
 from referee.storage.model import LiveChange, LiveProgress, LiveSetup, MatchQuery, Throw
 from referee.storage.stores import Storage
-from tests.storage.conftest import new_match
+from tests.storage.conftest import Backend, new_match
+from tests.storage.test_matches import at_once
 
 SETUP = LiveSetup(
     variant="long-nardy",
@@ -144,3 +145,21 @@ def test_a_change_that_leaves_the_table_keeps_its_last_state(storage: Storage) -
     stored = storage.live.get(live_id)
     assert stored is not None and stored.version == 2
     assert (stored.progress.seeds, stored.progress.state) == (("s1", "other"), PLAYING.state)
+
+
+def test_of_changes_made_at_once_from_one_reading_one_is_saved(
+    backend: Backend, storage: Storage
+) -> None:
+    live_id = storage.live.create(SETUP, WAITING)
+
+    def change(opened: Storage) -> str:
+        try:
+            opened.live.save(LiveChange(live_id, 0, PLAYING, (Throw(1, (3, 1), 1, "opening"),)))
+        except LiveConflictError:
+            return "refused"
+        return "saved"
+
+    assert sorted(at_once(backend, 4, change)) == ["refused", "refused", "refused", "saved"]
+    stored = storage.live.get(live_id)
+    assert stored is not None and stored.version == 1
+    assert len(storage.live.throws(live_id)) == 1

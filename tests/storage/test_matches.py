@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import fields, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
+from referee.errors import ArchiveBusyError
+from referee.storage import open_storage
 from referee.storage.model import MAX_PAGE, MatchQuery, NewMatch, Rechecked
 from referee.storage.stores import Storage
-from tests.storage.conftest import new_match
+from tests.storage.conftest import Backend, new_match
+
+T = TypeVar("T")
 
 
 def ids(storage: Storage, **filters: Any) -> list[int]:
@@ -205,3 +211,61 @@ def test_update_verdict_keeps_the_texts(storage: Storage) -> None:
     )
     assert [match.id for match in storage.matches.older_than(5)] == []
     assert ids(storage, valid=False) == [stored.id]
+
+
+def at_once(backend: Backend, count: int, work: Callable[[Storage], T]) -> list[T]:
+    """``work`` on ``count`` storages of their own, started together (a client retries a
+    503)."""
+    barrier = threading.Barrier(count)
+    results: list[T] = []
+
+    def run() -> None:
+        opened = open_storage(backend.location)
+        try:
+            barrier.wait()
+            for _ in range(50):
+                try:
+                    results.append(work(opened))
+                    return
+                except ArchiveBusyError:
+                    continue
+        finally:
+            opened.close()
+
+    threads = [threading.Thread(target=run) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(results) == count
+    return results
+
+
+def test_one_record_stored_by_many_at_once_is_stored_once(
+    backend: Backend, storage: Storage
+) -> None:
+    results = at_once(backend, 4, lambda opened: opened.matches.store(new_match(1)))
+    assert len({result.id for result in results}) == 1
+    assert sorted(result.duplicate for result in results) == [False, True, True, True]
+    assert len(storage.matches.search(MatchQuery())) == 1
+
+
+ODD = "a\x00b\ue000c\ue0000 d"
+"""Text PostgreSQL cannot hold as it is (a NUL), and its backend's escape character."""
+
+
+def test_any_text_is_read_back_as_stored(storage: Storage) -> None:
+    sent = new_match(1, players=(ODD, "Bob"), event=ODD, original=f"; {ODD}\n", canonical=ODD)
+    stored = storage.matches.store(sent)
+    kept = storage.matches.get(stored.id)
+    assert kept is not None
+    assert (kept.players, kept.event, kept.original, kept.canonical) == (
+        (ODD, "Bob"),
+        ODD,
+        f"; {ODD}\n",
+        ODD,
+    )
+    assert ids(storage, player=ODD.upper()) == ids(storage, event=ODD) == [stored.id]
+    assert ids(storage, player="a") == []
+    token = storage.tokens.create(("play",), ODD).token
+    assert token.name == ODD and storage.tokens.all() == [token]

@@ -17,8 +17,10 @@ from referee.storage.sqlite.derived import SqliteDerived
 from referee.storage.sqlite.events import SqliteEvents
 from referee.storage.sqlite.live import SqliteLive
 from referee.storage.sqlite.matches import SqliteMatches
-from referee.storage.sqlite.migrations import prepare
 from referee.storage.sqlite.ratings import SqliteRatings
+from referee.storage.sqlite.rechecks import SqliteRechecks
+from referee.storage.sqlite.startup import prepare
+from referee.storage.sqlite.tables import SqliteTables
 from referee.storage.sqlite.tokens import SqliteTokens
 from referee.storage.stores import Storage
 
@@ -47,7 +49,7 @@ class _Lent:
         if database.connection.in_transaction:
             database.connection.rollback()
         idle = _idle()
-        if self.key in idle:
+        if self.key in idle or database.degraded:
             database.close()
         else:
             idle[self.key] = database
@@ -81,6 +83,8 @@ def open_storage(path: Path) -> Storage:
         derived=SqliteDerived(database),
         live=SqliteLive(database),
         tokens=SqliteTokens(database),
+        rechecks=SqliteRechecks(database),
+        tables=SqliteTables(database),
         connection=_Lent(database, key),
         events=SqliteEvents(database),
         ratings=SqliteRatings(database),

@@ -10,7 +10,9 @@ holding the worker. A read that meets a file locked for everyone fails the same 
 from __future__ import annotations
 
 import fcntl
+import os
 import sqlite3
+import time
 import urllib.parse
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from referee.errors import ArchiveBusyError, NotReadyError
+from referee.errors import ArchiveBusyError, NotReadyError, StorageUnavailableError
 from referee.storage.errors import StorageError
 
 BUSY_TIMEOUT_SECONDS = 5.0
@@ -34,14 +36,24 @@ class Database:
     def __init__(self, path: Path) -> None:
         """A missing file is NotReadyError here, never silently created again (empty,
         unmigrated)."""
-        uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=rw"
+        self.path = path
+        self.degraded = False
+        """Opened read-only and immutable: the disk is full or read-only (``rows``)."""
+        try:
+            self.connection = self._connect("rw")
+        except NotReadyError:
+            if not path.exists() or disk_problem(path) is None:
+                raise
+            self.degraded = True
+            self.connection = self._connect("ro&immutable=1")
+
+    def _connect(self, mode: str) -> sqlite3.Connection:
+        uri = f"file:{urllib.parse.quote(str(self.path.resolve()))}?mode={mode}"
         try:
             with translated():
-                connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS)
-        except StorageError as error:
-            raise NotReadyError(f"the archive cannot be opened: {error.__cause__}") from None
-        self.connection = connection
-        self.path = path
+                return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS)
+        except (StorageError, StorageUnavailableError) as error:
+            raise NotReadyError(f"the archive cannot be opened: {error}") from None
 
     @property
     def utils(self) -> sqlite_utils.Database:
@@ -49,7 +61,21 @@ class Database:
         return sqlite_utils.Database(self.connection)
 
     def rows(self, sql: str, arguments: Arguments = ()) -> list[sqlite3.Row]:
-        """Every row a query answers, read by column name."""
+        """Every row a query answers, read by column name. On a disk that cannot be
+        written (full, read-only) SQLite cannot make the files a WAL reader needs when no
+        other connection has them open: the file is then read as it stands (read-only,
+        immutable; such a connection is never kept, ``_Lent.close``)."""
+        try:
+            return self._rows(sql, arguments)
+        except (StorageUnavailableError, StorageError):  # CANTOPEN on a read-only disk
+            if self.degraded or disk_problem(self.path) is None:
+                raise
+        self.connection.close()
+        self.degraded = True
+        self.connection = self._connect("ro&immutable=1")
+        return self._rows(sql, arguments)
+
+    def _rows(self, sql: str, arguments: Arguments) -> list[sqlite3.Row]:
         with translated():
             cursor = self.connection.cursor()
             cursor.row_factory = sqlite3.Row
@@ -68,27 +94,49 @@ class Database:
         commit survives the process being killed, not a power loss; it spares an fsync
         per action)."""
         connection = self.connection
-        with translated():
-            # a kept connection serves live and archive writes in turn: say it every time
-            connection.execute(f"PRAGMA synchronous = {'NORMAL' if live else 'FULL'}")
-            with queued(f"{self.path}.live-lock") if live else nullcontext():
-                if connection.in_transaction:
+        try:
+            with translated():
+                # a kept connection serves live and archive writes in turn: say it every time
+                connection.execute(f"PRAGMA synchronous = {'NORMAL' if live else 'FULL'}")
+                with queued(f"{self.path}.live-lock") if live else nullcontext():
+                    if connection.in_transaction:
+                        connection.commit()
+                    connection.execute("BEGIN IMMEDIATE")
+                    try:
+                        yield connection
+                    except BaseException:
+                        connection.rollback()
+                        raise
                     connection.commit()
-                connection.execute("BEGIN IMMEDIATE")
-                try:
-                    yield connection
-                except BaseException:
-                    connection.rollback()
-                    raise
-                connection.commit()
+        except (StorageError, OSError) as error:
+            # what a disk that cannot be written also makes SQLite say (it cannot open the
+            # file for writing) or the lock file's open
+            why = disk_problem(self.path)
+            if why is None:
+                raise
+            DISK.failed(why)
+            raise StorageUnavailableError(
+                f"the archive cannot be written now ({why}); reads are still served,"
+                " try the write again later"
+            ) from error
+        DISK.wrote()
 
     def ready(self) -> None:
         """Read from the file: ArchiveBusyError when it cannot be read now, NotReadyError
-        when it cannot be read at all (unmigrated, broken)."""
+        when it cannot be read at all (unmigrated, broken), StorageUnavailableError when
+        it is read but cannot be written (a full or read-only disk: reads are served)."""
         try:
             self.rows("SELECT count(*) FROM matches")
+        except StorageUnavailableError as error:
+            raise NotReadyError(f"the archive cannot be read: {error.message}") from None
         except StorageError as error:
             raise NotReadyError(f"the archive cannot be read: {error.__cause__}") from None
+        problem = disk_problem(self.path)
+        if problem is not None:
+            raise StorageUnavailableError(
+                f"the archive is read but cannot be written: {problem}; reads are served,"
+                " writes are answered 503 until it can be written again"
+            )
 
     def close(self) -> None:
         self.connection.close()
@@ -97,7 +145,9 @@ class Database:
 @contextmanager
 def translated() -> Iterator[None]:
     """The one reading of SQLite's errors: locked or busy past the busy timeout is
-    ArchiveBusyError (503 with Retry-After); any other is StorageError."""
+    ArchiveBusyError (503 with Retry-After); a full or read-only disk (or one that fails
+    to write) is StorageUnavailableError (503 with Retry-After, remembered for /readyz
+    until a write succeeds); any other is StorageError."""
     try:
         yield
     except sqlite3.Error as error:
@@ -106,6 +156,13 @@ def translated() -> Iterator[None]:
                 f"the archive stayed locked by another writer for {BUSY_TIMEOUT_SECONDS:g} s;"
                 " try again"
             ) from None
+        why = unwritable(error)
+        if why is not None:
+            DISK.failed(why)
+            raise StorageUnavailableError(
+                f"the archive cannot be written now ({why}); reads are still served,"
+                " try the write again later"
+            ) from None
         raise StorageError(f"the archive failed: {error}") from error
 
 
@@ -113,6 +170,66 @@ def busy(error: sqlite3.Error) -> bool:
     """Whether SQLite gave up waiting for a lock another connection holds."""
     code = getattr(error, "sqlite_errorcode", None)
     return (code is not None and (code & 0xFF) in _BUSY_CODES) or "locked" in str(error)
+
+
+def unwritable(error: sqlite3.Error) -> str | None:
+    """Why the disk cannot take a write (full, read-only, failing), or None for any other
+    error: SQLite's primary codes FULL, READONLY and IOERR."""
+    code = getattr(error, "sqlite_errorcode", None)
+    primary = None if code is None else code & 0xFF
+    if primary == sqlite3.SQLITE_FULL or "full" in str(error):
+        return "the disk is full"
+    if primary == sqlite3.SQLITE_READONLY or "readonly" in str(error):
+        return "the archive's file or disk is read-only"
+    if primary == sqlite3.SQLITE_IOERR or "disk I/O error" in str(error):
+        return "the disk failed to read or write"
+    return None
+
+
+class DiskState:
+    """What this process last learned of the archive's disk: the last write that failed
+    for want of a writable disk, forgotten once a write succeeds (``Database.writing``)
+    or after ``MEMORY_SECONDS`` (another process may have written since)."""
+
+    MEMORY_SECONDS = 10.0
+
+    def __init__(self) -> None:
+        self.last: tuple[str, float] | None = None
+
+    @property
+    def why(self) -> str | None:
+        last = self.last
+        if last is None or time.monotonic() - last[1] > self.MEMORY_SECONDS:
+            return None
+        return last[0]
+
+    def failed(self, why: str) -> None:
+        self.last = (why, time.monotonic())
+
+    def wrote(self) -> None:
+        self.last = None
+
+
+DISK = DiskState()
+MIN_FREE_BYTES = 256 * 1024
+"""Less room than this on the archive's file system: /readyz says the disk is full."""
+
+
+def disk_problem(path: Path) -> str | None:
+    """Why the archive at ``path`` cannot be written, as its file system says (read-only,
+    full) or the last write said; None when it can, as far as is known."""
+    try:
+        stats = os.statvfs(path.parent)
+    except OSError:
+        return DISK.why
+    if stats.f_flag & os.ST_RDONLY:
+        return "the archive's disk is read-only"
+    free = stats.f_bavail * stats.f_frsize
+    if free < MIN_FREE_BYTES:
+        return f"the disk is full ({free} bytes free)"
+    if not os.access(path, os.W_OK):
+        return "the archive's file is read-only"
+    return DISK.why
 
 
 @contextmanager

@@ -7,6 +7,7 @@ import json
 import zlib
 from collections.abc import Mapping
 
+from referee.storage import queries
 from referee.storage.model import Json
 from referee.storage.sqlite.database import Database
 
@@ -45,3 +46,13 @@ class SqliteDerived:
                 " ORDER BY rowid DESC LIMIT ?)",
                 (match_id, len(prefix), prefix, match_id, len(prefix), prefix, keep),
             )
+
+    def claim(self, match_id: int, key: str, owner: str, now: float, seconds: float) -> bool:
+        with self.database.writing() as connection:
+            connection.execute(queries.DERIVED_CLAIM, (match_id, key, owner, now + seconds, now))
+            row = connection.execute(queries.DERIVED_CLAIMANT, (match_id, key)).fetchone()
+        return row is not None and row[0] == owner
+
+    def release(self, match_id: int, key: str, owner: str) -> None:
+        with self.database.writing() as connection:
+            connection.execute(queries.DERIVED_RELEASE, (match_id, key, owner))

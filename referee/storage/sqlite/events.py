@@ -1,14 +1,14 @@
 """Events in SQLite: one row per event (its setup, status, round, version and lease), its
 entrants, one row per pairing and per bye, the announcements of its live matches, and
-the ratings' ledger its results add to (migration 0007_events). Plain SQL throughout:
+the ratings' ledger its results add to (migration 0009_events). Plain SQL throughout:
 ``INSERT ... ON CONFLICT`` upserts, no SQLite-only functions."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from referee.storage.model import (
     EventChange,
@@ -34,42 +34,25 @@ PAIRING_COLUMNS = (
 )
 UNDECIDED = ("pending", "playing", "disputed")
 """The statuses of a pairing without a result."""
+Row = sqlite3.Row | dict[str, Any]
+"""A row read by column name: SQLite's, or PostgreSQL's (``postgresql/events.py`` reads
+and writes the same columns through ``pairing_row``, ``stored_pairing`` and
+``stored_setup``)."""
 
 
-class SqliteEvents:
-    """The event store of one connection."""
+class Reader(Protocol):
+    """What the reads need of a backend's database: rows by column name (``?`` marks)."""
 
-    def __init__(self, database: Database) -> None:
-        self.database = database
+    def rows(self, sql: str, arguments: Sequence[object] = ()) -> Sequence[Any]: ...
 
-    def create(self, setup: EventSetup) -> int:
-        stamp = timestamp()
-        row: dict[str, object] = {name: getattr(setup, name) for name in SETUP_COLUMNS}
-        row.update(
-            options=json.dumps(setup.options),
-            double=int(setup.double),
-            mirrored=int(setup.mirrored),
-            rated=int(setup.rated),
-            host_token_id=setup.host_token_id,
-            status="open",
-            round=0,
-            version=0,
-            lease_until=None,
-            created_at=stamp,
-            updated_at=stamp,
-        )
-        with self.database.writing() as connection:
-            cursor = connection.execute(
-                f"INSERT INTO events ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
-                tuple(row.values()),
-            )
-            event_id = cursor.lastrowid
-            assert event_id is not None
-            connection.executemany(
-                "INSERT INTO event_entrants (event_id, position, name) VALUES (?, ?, ?)",
-                [(event_id, at, name) for at, name in enumerate(setup.entrants, start=1)],
-            )
-        return event_id
+    def row(self, sql: str, arguments: Sequence[object] = ()) -> Any: ...
+
+
+class EventReads:
+    """The event store's reads, the same SQL on either backend (PostgreSQL's store,
+    ``postgresql/events.py``, is these and its own writes)."""
+
+    database: Reader
 
     def get(self, event_id: int) -> StoredEvent | None:
         row = self.database.row("SELECT * FROM events WHERE id = ?", [event_id])
@@ -95,11 +78,11 @@ class SqliteEvents:
         )
         return StoredEvent(
             id=row["id"],
-            setup=_setup(row, tuple(entrant["name"] for entrant in entrants)),
+            setup=stored_setup(row, tuple(entrant["name"] for entrant in entrants)),
             status=row["status"],
             round=row["round"],
             seeds=seeds,
-            pairings=tuple(_pairing(found) for found in pairings),
+            pairings=tuple(stored_pairing(found) for found in pairings),
             byes=tuple((bye["round"], bye["name"]) for bye in byes),
             version=row["version"],
             lease_until=row["lease_until"],
@@ -112,7 +95,8 @@ class SqliteEvents:
             "SELECT e.id, e.name, e.variant, e.length, e.format, e.kind, e.status, e.round,"
             " e.rounds, e.created_at, (SELECT count(*) FROM event_entrants n"
             " WHERE n.event_id = e.id) AS entrants FROM events e"
-            " WHERE (? IS NULL OR e.status = ?) AND (? IS NULL OR e.id < ?)"
+            " WHERE (CAST(? AS TEXT) IS NULL OR e.status = ?)"
+            " AND (CAST(? AS INTEGER) IS NULL OR e.id < ?)"
             " ORDER BY e.id DESC LIMIT ?",
             [query.status, query.status, query.after_id, query.after_id, query.page_size],
         )
@@ -144,34 +128,6 @@ class SqliteEvents:
             unattached=any(not found for found in lists),
         )
 
-    def save(self, change: EventChange) -> None:
-        with self.database.writing() as connection:
-            row = connection.execute(
-                "SELECT version FROM events WHERE id = ?", [change.event_id]
-            ).fetchone()
-            if row is None or row[0] != change.version:
-                raise EventConflictError(change.event_id)
-            connection.execute(
-                "UPDATE events SET status = ?, round = ?, version = ?, lease_until = ?,"
-                " updated_at = ? WHERE id = ?",
-                (
-                    change.status,
-                    change.round,
-                    change.version + 1,
-                    change.lease_until,
-                    timestamp(),
-                    change.event_id,
-                ),
-            )
-            if change.seeds is not None:
-                _save_seeds(connection, change.event_id, change.seeds)
-            _save_pairings(connection, change.event_id, change.pairings)
-            connection.executemany(
-                "INSERT INTO event_byes (event_id, round, name) VALUES (?, ?, ?)",
-                [(change.event_id, number, name) for number, name in change.byes],
-            )
-            insert_rated(connection, change.rated)
-
     def announced(self, name: str, after_seq: int = 0) -> list[EventLive]:
         rows = self.database.rows(
             "SELECT l.seq, l.live_id, l.event_id, l.round, l.table_no, l.white, l.black"
@@ -199,48 +155,114 @@ class SqliteEvents:
         return int(row["seq"] or 0) if row is not None else 0
 
 
-def _save_seeds(connection: sqlite3.Connection, event_id: int, seeds: Sequence[Seeded]) -> None:
-    connection.executemany(
-        "UPDATE event_entrants SET seed = ?, rating = ? WHERE event_id = ? AND name = ?",
-        [(seeded.seed, seeded.rating, event_id, seeded.name) for seeded in seeds],
-    )
+class SqliteEvents(EventReads):
+    """The event store of one connection."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.writer = database
+
+    def create(self, setup: EventSetup) -> int:
+        stamp = timestamp()
+        row: dict[str, object] = {name: getattr(setup, name) for name in SETUP_COLUMNS}
+        row.update(
+            options=json.dumps(setup.options),
+            double=setup.double,
+            mirrored=setup.mirrored,
+            rated=setup.rated,
+            host_token_id=setup.host_token_id,
+            status="open",
+            round=0,
+            version=0,
+            lease_until=None,
+            created_at=stamp,
+            updated_at=stamp,
+        )
+        with self.writer.writing() as connection:
+            cursor = connection.execute(
+                f"INSERT INTO events ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
+                tuple(row.values()),
+            )
+            event_id = cursor.lastrowid
+            assert event_id is not None
+            connection.executemany(
+                "INSERT INTO event_entrants (event_id, position, name) VALUES (?, ?, ?)",
+                [(event_id, at, name) for at, name in enumerate(setup.entrants, start=1)],
+            )
+        return event_id
+
+    def save(self, change: EventChange) -> None:
+        with self.writer.writing() as connection:
+            row = connection.execute(
+                "SELECT version FROM events WHERE id = ?", [change.event_id]
+            ).fetchone()
+            if row is None or row[0] != change.version:
+                raise EventConflictError(change.event_id)
+            connection.execute(
+                "UPDATE events SET status = ?, round = ?, version = ?, lease_until = ?,"
+                " updated_at = ? WHERE id = ?",
+                (
+                    change.status,
+                    change.round,
+                    change.version + 1,
+                    change.lease_until,
+                    timestamp(),
+                    change.event_id,
+                ),
+            )
+            save_rows(connection.executemany, change)
 
 
-def _save_pairings(
-    connection: sqlite3.Connection, event_id: int, pairings: Sequence[StoredPairing]
-) -> None:
-    """Upsert the pairings; announce each live match a pairing gains (once)."""
+Many = Callable[[str, list[tuple[Any, ...]]], object]
+"""Runs one statement (``?`` marks) for each of its rows, in the change's transaction."""
+
+
+def save_rows(many: Many, change: EventChange) -> None:
+    """The rows of a change besides the event's own (checked and updated by the backend):
+    seeds, pairings upserted (and an announcement for each live match a pairing gains,
+    once), new byes, and the ledger's new rated matches."""
+    event_id = change.event_id
+    if change.seeds is not None:
+        many(
+            "UPDATE event_entrants SET seed = ?, rating = ? WHERE event_id = ? AND name = ?",
+            [(seeded.seed, seeded.rating, event_id, seeded.name) for seeded in change.seeds],
+        )
     updates = ", ".join(
         f"{column} = excluded.{column}" for column in PAIRING_COLUMNS.split(", ")[3:]
     )
-    connection.executemany(
+    many(
         f"INSERT INTO event_pairings ({PAIRING_COLUMNS})"
         f" VALUES ({', '.join('?' for _ in PAIRING_COLUMNS.split(', '))})"
         f" ON CONFLICT (event_id, round, table_no) DO UPDATE SET {updates}",
-        [_pairing_row(event_id, pairing) for pairing in pairings],
+        [pairing_row(event_id, pairing) for pairing in change.pairings],
     )
     announcements = []
-    for pairing in pairings:
+    for pairing in change.pairings:
         for index, live_id in enumerate(pairing.live_ids):
             white, black = (pairing.white, pairing.black)[:: 1 if index % 2 == 0 else -1]
             announcements.append((live_id, event_id, pairing.round, pairing.table, white, black))
-    connection.executemany(
+    many(
         "INSERT INTO event_live (live_id, event_id, round, table_no, white, black)"
         " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (live_id) DO NOTHING",
         announcements,
     )
+    many(
+        "INSERT INTO event_byes (event_id, round, name) VALUES (?, ?, ?)",
+        [(event_id, number, name) for number, name in change.byes],
+    )
+    insert_rated(many, change.rated)
 
 
-def insert_rated(connection: sqlite3.Connection, rated: Sequence[RatedMatch]) -> None:
+def insert_rated(many: Many, rated: Sequence[RatedMatch]) -> None:
     """Add rated matches to the ledger (a match already in it stays as it is)."""
-    connection.executemany(
+    many(
         "INSERT INTO rated_matches (match_id, event_id, variant, white, black, winner, length)"
         " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO NOTHING",
         [(m.match_id, m.event_id, m.variant, m.white, m.black, m.winner, m.length) for m in rated],
     )
 
 
-def _pairing_row(event_id: int, pairing: StoredPairing) -> tuple[Any, ...]:
+def pairing_row(event_id: int, pairing: StoredPairing) -> tuple[Any, ...]:
     points = pairing.points or (None, None)
     return (
         event_id,
@@ -256,14 +278,14 @@ def _pairing_row(event_id: int, pairing: StoredPairing) -> tuple[Any, ...]:
         points[1],
         pairing.termination,
         json.dumps(list(pairing.terminations)),
-        int(pairing.draw),
+        pairing.draw,
         pairing.award,
         pairing.verdict_id,
         pairing.dispute,
     )
 
 
-def _pairing(row: sqlite3.Row) -> StoredPairing:
+def stored_pairing(row: Row) -> StoredPairing:
     points = None if row["points_w"] is None else (row["points_w"], row["points_b"])
     return StoredPairing(
         round=row["round"],
@@ -284,7 +306,7 @@ def _pairing(row: sqlite3.Row) -> StoredPairing:
     )
 
 
-def _setup(row: sqlite3.Row, entrants: tuple[str, ...]) -> EventSetup:
+def stored_setup(row: Row, entrants: tuple[str, ...]) -> EventSetup:
     return EventSetup(
         **{name: row[name] for name in SETUP_COLUMNS},
         options=json.loads(row["options"]),

@@ -9,6 +9,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
+from referee.storage import queries
 from referee.storage.errors import LiveConflictError
 from referee.storage.model import (
     Json,
@@ -19,6 +20,7 @@ from referee.storage.model import (
     StoredLive,
     Throw,
 )
+from referee.storage.rows import live_setup_row, progress_columns, stored_live
 from referee.storage.shared import timestamp
 from referee.storage.sqlite.database import Database
 from referee.storage.sqlite.matches import insert_match
@@ -34,18 +36,8 @@ class SqliteLive:
     def create(self, setup: LiveSetup, progress: LiveProgress) -> int:
         stamp = timestamp()
         row = {
-            "variant": setup.variant,
-            "length": setup.length,
-            "options": json.dumps(setup.options),
-            "white": setup.players[0],
-            "black": setup.players[1],
-            "move_seconds": setup.move_seconds,
-            "host_token_id": setup.host_token_id,
-            "server_seed": setup.server_seed,
-            "commitment": setup.commitment,
-            "dice_id": setup.dice_id,
-            "mirrored": int(setup.mirrored),
-            **_progress_columns(progress),
+            **live_setup_row(setup),
+            **progress_columns(progress),
             "state": "",
             "state_version": 0,
             "version": 0,
@@ -69,7 +61,7 @@ class SqliteLive:
             " ON l.live_id = m.id AND l.version = m.state_version WHERE m.id = ?",
             [live_id],
         )
-        return None if row is None else _stored(row)
+        return None if row is None else stored_live(row)
 
     def versions(self, live_ids: Sequence[int]) -> dict[int, LiveVersion]:
         marks = ", ".join("?" for _ in live_ids)
@@ -103,7 +95,7 @@ class SqliteLive:
                 raise LiveConflictError(live_id)
             version = change.version + 1
             updates = {
-                **_progress_columns(change.progress),
+                **progress_columns(change.progress),
                 "version": version,
                 "updated_at": timestamp(),
             }
@@ -127,23 +119,25 @@ class SqliteLive:
 
     def refresh_deadlines(self, now: float) -> int:
         with self.database.writing() as connection:
-            cursor = connection.execute(
-                "UPDATE live_matches SET deadline = ? + move_seconds, version = version + 1"
-                " WHERE status = 'playing'",
-                (now,),
-            )
-        return cursor.rowcount
+            return _refresh(connection, now)
+
+    def beat(self, now: float, gap: float) -> int:
+        with self.database.writing(live=True) as connection:
+            row = connection.execute(queries.CLOCK_READ).fetchone()
+            refreshed = 0
+            if gap < 0 or row is None or row[0] is None or now - row[0] > gap:
+                refreshed = _refresh(connection, now)
+            connection.execute(queries.CLOCK_BEAT, (now,))
+        return refreshed
+
+    def served_at(self) -> float | None:
+        row = self.database.row(queries.CLOCK_READ)
+        return None if row is None else row["served_at"]
 
 
-def _progress_columns(progress: LiveProgress) -> dict[str, object]:
-    return {
-        "status": progress.status,
-        "ply": progress.ply,
-        "seed_w": progress.seeds[0],
-        "seed_b": progress.seeds[1],
-        "deadline": progress.deadline,
-        "throws": progress.throws,
-    }
+def _refresh(connection: sqlite3.Connection, now: float) -> int:
+    """The player to act in every match in play gets a fresh full time from ``now``."""
+    return connection.execute(queries.LIVE_REFRESH, (now,)).rowcount
 
 
 def _append(
@@ -158,36 +152,4 @@ def _append(
     connection.execute(
         "INSERT INTO live_log (live_id, version, ply, entries, state) VALUES (?, ?, ?, ?, ?)",
         (live_id, version, ply, json.dumps(list(entries)), json.dumps(state)),
-    )
-
-
-def _stored(row: sqlite3.Row) -> StoredLive:
-    setup = LiveSetup(
-        variant=row["variant"],
-        length=row["length"],
-        options=json.loads(row["options"]),
-        players=(row["white"], row["black"]),
-        move_seconds=row["move_seconds"],
-        host_token_id=row["host_token_id"],
-        server_seed=row["server_seed"],
-        commitment=row["commitment"],
-        dice_id=row["dice_id"],
-        mirrored=bool(row["mirrored"]),
-    )
-    progress = LiveProgress(
-        status=row["status"],
-        ply=row["ply"],
-        seeds=(row["seed_w"], row["seed_b"]),
-        deadline=row["deadline"],
-        state=json.loads(row["last_state"]),
-        throws=row["throws"],
-    )
-    return StoredLive(
-        id=row["id"],
-        setup=setup,
-        progress=progress,
-        version=row["version"],
-        match_id=row["match_id"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
     )

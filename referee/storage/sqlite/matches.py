@@ -3,95 +3,39 @@ names, event and site, paged by id."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from collections.abc import Iterator
-from typing import Any
 
+from referee.storage import queries
 from referee.storage.model import (
     MatchQuery,
-    MatchSummary,
     NewMatch,
     Rechecked,
     Stored,
-    StoredMatch,
 )
-from referee.storage.shared import pages, timestamp
+from referee.storage.reading import MatchReads
+from referee.storage.rows import (
+    match_row,
+    verdict_arguments,
+)
 from referee.storage.sqlite.database import Database
 
-FACT_COLUMNS = (
-    "sha256",
-    "variant",
-    "event",
-    "site",
-    "event_date",
-    "match_length",
-    "games",
-    "winner",
-)
-"""The facts stored as they are, each in the column of its name."""
-RECORD_COLUMNS = ("original", "canonical", "rules_revision", "referee_version")
-"""The record's texts and the revision and version that checked it, stored as they are."""
-SUMMARY_COLUMNS = (
-    "id, sha256, variant, valid, white, black, event, site, event_date, match_length,"
-    " games, winner, created_at"
-)
 
-
-class SqliteMatches:
+class SqliteMatches(MatchReads):
     """The match store of one connection."""
 
     def __init__(self, database: Database) -> None:
-        self.database = database
+        self.database: Database = database
 
     def store(self, match: NewMatch) -> Stored:
         with self.database.writing() as connection:
             return insert_match(connection, match)
 
-    def get(self, match_id: int) -> StoredMatch | None:
-        row = self.database.row("SELECT * FROM matches WHERE id = ?", [match_id])
-        return None if row is None else _stored(row)
-
-    def search(self, query: MatchQuery) -> list[MatchSummary]:
-        where, arguments = _filters(query)
-        sql = f"SELECT {SUMMARY_COLUMNS} FROM matches WHERE {where} ORDER BY id DESC LIMIT ?"
-        rows = self.database.rows(sql, [*arguments, query.page_size])
-        return [_summary(row) for row in rows]
-
-    def iterate(self, query: MatchQuery) -> Iterator[MatchSummary]:
-        return pages(self.search, query)
-
-    def games_of(self, match_id: int) -> int | None:
-        row = self.database.row("SELECT games FROM matches WHERE id = ?", [match_id])
-        return None if row is None else int(row["games"])
-
-    def older_than(self, revision: int | None, page: int = 100) -> Iterator[StoredMatch]:
-        after = 0
-        while True:
-            rows = self.database.rows(
-                "SELECT * FROM matches WHERE id > ? AND (? IS NULL OR rules_revision < ?)"
-                " ORDER BY id LIMIT ?",
-                [after, revision, revision, page],
-            )
-            yield from (_stored(row) for row in rows)
-            if len(rows) < page:
-                return
-            after = rows[-1]["id"]
+    def filters(self, query: MatchQuery) -> tuple[str, list[object]]:
+        return _filters(query)
 
     def update_verdict(self, rechecked: Rechecked) -> None:
         with self.database.writing() as connection:
-            connection.execute(
-                "UPDATE matches SET valid = ?, winner = ?, verdict = ?, rules_revision = ?,"
-                " referee_version = ? WHERE id = ?",
-                (
-                    int(rechecked.valid),
-                    rechecked.winner,
-                    json.dumps(rechecked.verdict),
-                    rechecked.rules_revision,
-                    rechecked.referee_version,
-                    rechecked.id,
-                ),
-            )
+            connection.execute(queries.UPDATE_VERDICT, verdict_arguments(rechecked))
 
 
 def insert_match(connection: sqlite3.Connection, match: NewMatch) -> Stored:
@@ -102,7 +46,7 @@ def insert_match(connection: sqlite3.Connection, match: NewMatch) -> Stored:
     ).fetchone()
     if existing is not None:
         return Stored(int(existing[0]), duplicate=True)
-    row = _row(match)
+    row = match_row(match)
     columns = ", ".join(row)
     marks = ", ".join("?" for _ in row)
     cursor = connection.execute(
@@ -110,18 +54,6 @@ def insert_match(connection: sqlite3.Connection, match: NewMatch) -> Stored:
     )
     assert cursor.lastrowid is not None
     return Stored(cursor.lastrowid, duplicate=False)
-
-
-def _row(match: NewMatch) -> dict[str, object]:
-    return {
-        **{name: getattr(match, name) for name in (*FACT_COLUMNS, *RECORD_COLUMNS)},
-        "valid": int(match.valid),
-        "white": match.players[0],
-        "black": match.players[1],
-        "options": json.dumps(match.options),
-        "verdict": json.dumps(match.verdict),
-        "created_at": timestamp(),
-    }
 
 
 def _filters(query: MatchQuery) -> tuple[str, list[object]]:
@@ -146,25 +78,3 @@ def _fts_phrases(text: str) -> str:
     """Free text as FTS5 phrases: every word quoted, so ``8/5`` or ``AND`` are just words."""
     words = text.replace("\x00", " ").split()
     return " ".join('"' + word.replace('"', '""') + '"' for word in words) or '""'
-
-
-def _facts(row: sqlite3.Row) -> dict[str, Any]:
-    """The fields a summary and a stored match share, from a row of ``matches``."""
-    return {
-        **{name: row[name] for name in (*FACT_COLUMNS, "id", "created_at")},
-        "valid": bool(row["valid"]),
-        "players": (row["white"], row["black"]),
-    }
-
-
-def _summary(row: sqlite3.Row) -> MatchSummary:
-    return MatchSummary(**_facts(row))
-
-
-def _stored(row: sqlite3.Row) -> StoredMatch:
-    return StoredMatch(
-        **_facts(row),
-        **{name: row[name] for name in RECORD_COLUMNS},
-        options=json.loads(row["options"] or "{}"),
-        verdict=json.loads(row["verdict"]),
-    )

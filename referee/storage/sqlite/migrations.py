@@ -169,6 +169,62 @@ def _create_live_log(db: Utilities) -> None:
         )
 
 
+@migrations(name="0007_rechecks")
+def _create_rechecks(db: Utilities) -> None:
+    """Bulk re-checks as pulled jobs: a run over the archive, its batches (ranges of ids),
+    and each match re-checked in it, so that a run killed part way resumes."""
+    db["recheck_runs"].create(  # type: ignore[union-attr]
+        {
+            "id": int,
+            "revision": int,
+            "batches": int,
+            "matches": int,
+            "created_at": str,
+            "finished_at": str,
+        },
+        pk="id",
+        not_null={"batches", "matches", "created_at"},
+        strict=True,
+    )
+    db["recheck_batches"].create(  # type: ignore[union-attr]
+        {
+            "run_id": int,
+            "number": int,
+            "first_id": int,
+            "last_id": int,
+            "size": int,
+            "done": int,
+        },
+        pk=("run_id", "number"),
+        not_null={"first_id", "last_id", "size", "done"},
+        foreign_keys=[("run_id", "recheck_runs", "id")],
+        strict=True,
+    )
+    db["recheck_done"].create(  # type: ignore[union-attr]
+        {"run_id": int, "match_id": int, "changed": int},
+        pk=("run_id", "match_id"),
+        not_null={"changed"},
+        foreign_keys=[("run_id", "recheck_runs", "id")],
+        strict=True,
+    )
+
+
+@migrations(name="0008_clock_and_claims")
+def _create_clock_and_claims(db: Utilities) -> None:
+    """The service's clock (one row: when a serving instance last beat it; deadlines run
+    only while it is beaten) and the claims on computations of derived results (one
+    request computes a replay, the others wait for it)."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS live_clock"
+        " (id INTEGER PRIMARY KEY CHECK (id = 1), served_at REAL) STRICT"
+    )
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS derived_claims (match_id INTEGER NOT NULL,"
+        " key TEXT NOT NULL, owner TEXT NOT NULL, expires REAL NOT NULL,"
+        " PRIMARY KEY (match_id, key)) STRICT"
+    )
+
+
 EVENT_TABLES = (
     """CREATE TABLE events (
         id INTEGER PRIMARY KEY, name TEXT NOT NULL, variant TEXT NOT NULL,
@@ -223,7 +279,7 @@ EVENT_TABLES = (
 identity columns for ``seq``)."""
 
 
-@migrations(name="0007_events")
+@migrations(name="0009_events")
 def _create_events(db: Utilities) -> None:
     """Events (EVENTS.md): the event, its entrants and seeds, every pairing of every round,
     byes, and the announcements of its live matches (the bot stream reads them by

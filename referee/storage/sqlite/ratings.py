@@ -4,7 +4,8 @@ as added), and per variant the ratings computed from it (``ratings``), each name
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from referee.storage.model import (
     KeptRatings,
@@ -15,14 +16,14 @@ from referee.storage.model import (
     RatingUpdate,
 )
 from referee.storage.sqlite.database import Database
-from referee.storage.sqlite.events import insert_rated
+from referee.storage.sqlite.events import Many, Reader, insert_rated
 
 
-class SqliteRatings:
-    """The rating store of one connection."""
+class RatingReads:
+    """The rating store's reads, the same SQL on either backend (``postgresql/ratings.py``
+    is these and its own writes)."""
 
-    def __init__(self, database: Database) -> None:
-        self.database = database
+    database: Reader
 
     def ledger(self, variant: str, after_seq: int = 0) -> list[LedgerEntry]:
         rows = self.database.rows(
@@ -67,40 +68,6 @@ class SqliteRatings:
             return KeptRatings(variant, 0, 0, ())
         return KeptRatings(variant, mark["through_seq"], mark["last_match_id"], players)
 
-    def keep(self, update: RatingUpdate) -> bool:
-        variant = update.variant
-        with self.database.writing() as connection:
-            mark = connection.execute(
-                "SELECT through_seq FROM rating_marks WHERE variant = ?", [variant]
-            ).fetchone()
-            if (0 if mark is None else mark[0]) != update.from_seq:
-                return False
-            if update.replace:
-                for table in ("ratings", "rating_history"):
-                    connection.execute(f"DELETE FROM {table} WHERE variant = ?", [variant])
-            connection.executemany(
-                "INSERT INTO ratings (variant, name, rating, experience, matches)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (variant, name) DO UPDATE SET"
-                " rating = excluded.rating, experience = excluded.experience,"
-                " matches = excluded.matches",
-                [(variant, p.name, p.rating, p.experience, p.matches) for p in update.players],
-            )
-            connection.executemany(
-                "INSERT INTO rating_history (variant, name, match_id, event_id, before, after)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (variant, name, s.match_id, s.event_id, s.before, s.after)
-                    for name, s in update.steps
-                ],
-            )
-            connection.execute(
-                "INSERT INTO rating_marks (variant, through_seq, last_match_id) VALUES (?, ?, ?)"
-                " ON CONFLICT (variant) DO UPDATE SET through_seq = excluded.through_seq,"
-                " last_match_id = excluded.last_match_id",
-                (variant, update.through_seq, update.last_match_id),
-            )
-        return True
-
     def history(self, variant: str, name: str) -> list[RatingStep]:
         rows = self.database.rows(
             "SELECT match_id, event_id, before, after FROM rating_history"
@@ -112,8 +79,55 @@ class SqliteRatings:
             for row in rows
         ]
 
+
+class SqliteRatings(RatingReads):
+    """The rating store of one connection."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.writer = database
+
+    def keep(self, update: RatingUpdate) -> bool:
+        with self.writer.writing() as connection:
+            mark = connection.execute(MARK, [update.variant]).fetchone()
+            if (0 if mark is None else mark[0]) != update.from_seq:
+                return False
+            keep_rows(connection.execute, connection.executemany, update)
+        return True
+
     def replace_ledger(self, matches: Sequence[RatedMatch]) -> None:
-        with self.database.writing() as connection:
-            for table in ("rated_matches", "ratings", "rating_history", "rating_marks"):
+        with self.writer.writing() as connection:
+            for table in LEDGER_TABLES:
                 connection.execute(f"DELETE FROM {table}")
-            insert_rated(connection, sorted(matches, key=lambda match: match.match_id))
+            insert_rated(connection.executemany, sorted(matches, key=lambda m: m.match_id))
+
+
+MARK = "SELECT through_seq FROM rating_marks WHERE variant = ?"
+"""How far into the ledger a variant's kept ratings were computed (no row: 0)."""
+LEDGER_TABLES = ("rated_matches", "ratings", "rating_history", "rating_marks")
+
+
+def keep_rows(one: Callable[[str, list[Any]], object], many: Many, update: RatingUpdate) -> None:
+    """Write ratings computed from the ledger (their start checked by the backend)."""
+    variant = update.variant
+    if update.replace:
+        for table in ("ratings", "rating_history"):
+            one(f"DELETE FROM {table} WHERE variant = ?", [variant])
+    many(
+        "INSERT INTO ratings (variant, name, rating, experience, matches)"
+        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (variant, name) DO UPDATE SET"
+        " rating = excluded.rating, experience = excluded.experience,"
+        " matches = excluded.matches",
+        [(variant, p.name, p.rating, p.experience, p.matches) for p in update.players],
+    )
+    many(
+        "INSERT INTO rating_history (variant, name, match_id, event_id, before, after)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [(variant, name, s.match_id, s.event_id, s.before, s.after) for name, s in update.steps],
+    )
+    one(
+        "INSERT INTO rating_marks (variant, through_seq, last_match_id) VALUES (?, ?, ?)"
+        " ON CONFLICT (variant) DO UPDATE SET through_seq = excluded.through_seq,"
+        " last_match_id = excluded.last_match_id",
+        [variant, update.through_seq, update.last_match_id],
+    )

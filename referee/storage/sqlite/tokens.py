@@ -3,13 +3,11 @@ by, the scopes (space-separated), when created and revoked."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from referee.storage.model import IssuedToken, Token
+from referee.storage.rows import TOKEN_COLUMNS as COLUMNS
+from referee.storage.rows import token as _token
 from referee.storage.shared import new_secret, secret_hash, timestamp
 from referee.storage.sqlite.database import Database
-
-COLUMNS = "id, name, prefix, scopes, created_at, revoked_at"
 
 
 class SqliteTokens:
@@ -49,14 +47,3 @@ class SqliteTokens:
             [secret_hash(secret)],
         )
         return None if row is None else _token(row)
-
-
-def _token(row: sqlite3.Row) -> Token:
-    return Token(
-        id=row["id"],
-        name=row["name"],
-        prefix=row["prefix"],
-        scopes=tuple(row["scopes"].split()),
-        created_at=row["created_at"],
-        revoked_at=row["revoked_at"],
-    )

@@ -1,0 +1,88 @@
+"""Stored matches in PostgreSQL: deduplicated by SHA-256 (a unique index, so that two
+imports of one record racing on two hosts store it once), searched with a ``tsvector``
+(``search.py``), paged by id."""
+
+from __future__ import annotations
+
+import psycopg
+from psycopg.rows import DictRow
+
+from referee.storage import queries
+from referee.storage.model import (
+    MatchQuery,
+    NewMatch,
+    Rechecked,
+    Stored,
+)
+from referee.storage.postgresql import search
+from referee.storage.postgresql.database import Database, marked
+from referee.storage.reading import MatchReads
+from referee.storage.rows import (
+    match_row,
+    verdict_arguments,
+)
+
+
+class PostgresMatches(MatchReads):
+    """The match store."""
+
+    def __init__(self, database: Database) -> None:
+        self.database: Database = database
+
+    def store(self, match: NewMatch) -> Stored:
+        with self.database.writing() as connection:
+            return insert_match(connection, match)
+
+    def filters(self, query: MatchQuery) -> tuple[str, list[object]]:
+        return _filters(query)
+
+    def update_verdict(self, rechecked: Rechecked) -> None:
+        with self.database.writing() as connection:
+            update_verdict(connection, rechecked)
+
+
+def insert_match(connection: psycopg.Connection[DictRow], match: NewMatch) -> Stored:
+    """Insert a match inside a write transaction, or find the one with its SHA-256: the
+    match store's and the live store's (a finished live match's record) one way in. Two
+    transactions storing one record at once: the second waits for the first at the unique
+    index, then finds its row."""
+    row = match_row(match)
+    columns = ", ".join(row)
+    marks = ", ".join("%s" for _ in row)
+    inserted = connection.execute(
+        f"INSERT INTO matches ({columns}, search) VALUES ({marks}, %s::tsvector)"
+        " ON CONFLICT (sha256) DO NOTHING RETURNING id",
+        [*row.values(), search.document((*match.players, match.event, match.site))],
+    ).fetchone()
+    if inserted is not None:
+        return Stored(int(inserted["id"]), duplicate=False)
+    existing = connection.execute(
+        "SELECT id FROM matches WHERE sha256 = %s", [match.sha256]
+    ).fetchone()
+    assert existing is not None  # the conflicting row was committed before ON CONFLICT
+    return Stored(int(existing["id"]), duplicate=True)
+
+
+def update_verdict(connection: psycopg.Connection[DictRow], rechecked: Rechecked) -> None:
+    """Store a re-computed verdict inside a write transaction."""
+    connection.execute(marked(queries.UPDATE_VERDICT), verdict_arguments(rechecked))
+
+
+def _filters(query: MatchQuery) -> tuple[str, list[object]]:
+    """The WHERE clause of a search and its arguments: a condition for each filter set
+    (the same conditions as SQLite's; dates compared byte by byte, as SQLite does)."""
+    text = search.query(query.text) if query.text else None
+    conditions: list[tuple[str, object]] = [
+        ("(lower(white) = lower(?) OR lower(black) = lower(?))", query.player or None),
+        ("lower(event) = lower(?)", query.event or None),
+        ("variant = ?", query.variant or None),
+        ("valid = ?", query.valid),
+        ('event_date COLLATE "C" >= ?', query.date_from or None),
+        ('event_date COLLATE "C" <= ?', query.date_to or None),
+        ("id < ?", query.after_id),
+        ("search @@ CAST(? AS tsquery)", text),
+    ]
+    given = [(sql, value) for sql, value in conditions if value is not None]
+    nothing = ["false"] if query.text and text is None else []  # no word: nothing found
+    where = " AND ".join(["true", *nothing, *(sql for sql, _ in given)])
+    return where, [value for sql, value in given for _ in range(sql.count("?"))]

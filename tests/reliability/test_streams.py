@@ -1,0 +1,200 @@
+"""Streams cannot exhaust the service (issue 22), through real gunicorn with the shipped
+config (2 gthread workers), loopback only, bounded (about a minute).
+
+500 anonymous streams from 500 loopback addresses (100 networks) on a dozen matches, and
+20 spectators that never read, on the matches being played: /healthz answers at least 27
+of 30 probes within 2 s, two matches played by bots (who stream with their tokens) keep
+their pace, refusals are problem+json with Retry-After, the never-reading spectators are
+dropped; a stream ends within seconds of its token's revocation.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from referee.live.bot import LiveClient, RandomStrategy, play_match
+from tests.live.harness import Tokens
+from tests.reliability.gunicorns import call, open_stream, port_of, start_on, stop
+from tests.server import Server
+
+ANONYMOUS = 500
+NEVER_READING = 20
+PROBES = 30
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Tokens]]:
+    database = tmp_path_factory.mktemp("streams") / "archive.sqlite3"
+    tokens = Tokens.create(database)
+    server = start_on(database)
+    try:
+        yield server, tokens
+    finally:
+        stop(server)
+
+
+def create(server: Server, tokens: Tokens, move_seconds: int = 60) -> int:
+    body = {"variant": "backgammon", "length": 0, "move_seconds": move_seconds,
+            "players": {"w": "alice", "b": "bob"}}  # fmt: skip
+    status, state = call(server.base, "POST", "/v1/live", body, tokens.host)
+    assert status == 201, state
+    live_id: int = state["id"]
+    return live_id
+
+
+def bots(server: Server, tokens: Tokens, live_id: int, seed: int) -> tuple[float, int]:
+    """The reference bots play the match to its end: (seconds, plies)."""
+    finals: list[dict[str, object]] = []
+
+    def bot(token: str, offset: int) -> None:
+        client = LiveClient(f"{server.base}/v1/live/{live_id}", token)
+        finals.append(play_match(client, RandomStrategy(random.Random(seed + offset))))
+
+    started = time.monotonic()
+    threads = [
+        threading.Thread(target=bot, args=(t, n)) for n, t in enumerate((tokens.alice, tokens.bob))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    state = call(server.base, "GET", f"/v1/live/{live_id}")[1]
+    assert state["status"] == "finished" and state["termination"] != "timeout", state
+    return time.monotonic() - started, int(state["ply"])
+
+
+def test_streams_cannot_take_the_service_down(setup: tuple[Server, Tokens]) -> None:
+    server, tokens = setup
+    port = port_of(server)
+    seconds, plies = bots(server, tokens, create(server, tokens), seed=1)
+    baseline = plies / seconds  # actions a second of a match with nothing else going on
+
+    played = [create(server, tokens) for _ in range(2)]
+    waiting = [create(server, tokens) for _ in range(10)]
+    never_reading = []
+    for number in range(NEVER_READING):
+        sock, status, _ = open_stream(
+            port, f"/v1/live/{played[number % 2]}/stream", f"127.9.{number}.1", rcvbuf=2048
+        )
+        assert status == 200
+        never_reading.append(sock)
+
+    def anonymous(number: int) -> tuple[socket.socket | None, int, bytes]:
+        source = f"127.20.{number // 5}.{number % 5 + 1}"
+        target = (waiting + played)[number % 12]
+        return open_stream(port, f"/v1/live/{target}/stream", source)
+
+    with ThreadPoolExecutor(50) as pool:
+        opened = list(pool.map(anonymous, range(ANONYMOUS)))
+    statuses = Counter(status for _, status, _ in opened)
+    assert set(statuses) <= {200, 429, 503}, statuses
+    for _, status, body in opened:
+        if status != 200:
+            problem = json.loads(body)
+            assert problem["code"] in ("streams_full", "too_many_streams"), problem
+
+    answered: list[float] = []
+    paces: list[tuple[float, int]] = []
+
+    def probe() -> None:
+        for _ in range(PROBES):
+            started = time.monotonic()
+            try:
+                if server.request("GET", "/healthz", timeout=2)[0] == 200:
+                    answered.append(time.monotonic() - started)
+            except OSError:
+                pass
+            time.sleep(max(0.0, 1 - (time.monotonic() - started)))
+
+    prober = threading.Thread(target=probe)
+    prober.start()
+    players = [
+        threading.Thread(target=lambda i=i, n=n: paces.append(bots(server, tokens, i, 10 + n)))
+        for n, i in enumerate(played)
+    ]
+    for thread in players:
+        thread.start()
+    for thread in players:
+        thread.join(timeout=150)
+    prober.join()
+
+    print(f"streams: {dict(statuses)}; /healthz {len(answered)}/{PROBES};"
+          f" pace {[round(p / s, 1) for s, p in paces]} vs {baseline:.1f} actions/s")  # fmt: skip
+    assert len(answered) >= 27, f"/healthz answered {len(answered)} of {PROBES}"
+    assert len(paces) == 2
+    for match_seconds, match_plies in paces:
+        assert match_plies / match_seconds >= baseline / 3, (match_plies, match_seconds, baseline)
+
+    # the spectators that never read were dropped: their connections end (after the
+    # states that fit in the buffers)
+    for sock in never_reading:
+        sock.settimeout(5)
+        closed = False
+        try:
+            while sock.recv(65536):
+                pass
+            closed = True
+        except (TimeoutError, OSError):
+            closed = False
+        sock.close()
+        assert closed, "a spectator that never read is still being served"
+    for sock, _, _ in opened:
+        if sock is not None:
+            sock.close()
+
+
+def test_a_revoked_token_ends_its_stream(setup: tuple[Server, Tokens]) -> None:
+    server, tokens = setup
+    from tests.server import write_token
+
+    database = Path(str(server.log).removesuffix(".log") + ".sqlite3")
+    secret = write_token(database, "watcher", "archive:read")
+    live_id = create(server, tokens)
+    sock, status, _ = open_stream(port_of(server), f"/v1/live/{live_id}/stream", token=secret)
+    assert status == 200 and sock is not None
+    from referee.storage import open_storage
+
+    storage = open_storage(database)
+    try:
+        watcher = next(token for token in storage.tokens.all() if token.name == "watcher")
+        assert storage.tokens.revoke(watcher.id)
+    finally:
+        storage.close()
+    revoked = time.monotonic()
+    sock.settimeout(10)
+    seen = b""
+    while not seen.endswith(b"\r\n0\r\n\r\n"):  # the stream's last chunk
+        chunk = sock.recv(65536)
+        assert chunk, "the connection closed before the stream ended"
+        seen += chunk
+    assert time.monotonic() - revoked < 5
+    sock.close()
+
+
+def test_limits_answer_problems(setup: tuple[Server, Tokens]) -> None:
+    server, tokens = setup
+    port = port_of(server)
+    live_id = create(server, tokens)
+    kept, refusals = [], []
+    for _ in range(12):  # one address: at most 8 at once
+        sock, status, body = open_stream(port, f"/v1/live/{live_id}/stream", "127.33.0.7")
+        if sock is not None:
+            kept.append(sock)
+        else:
+            refusals.append((status, body))
+    assert len(kept) == 8
+    status, body = refusals[0]
+    problem = json.loads(body)
+    assert (status, problem["code"], problem["limit"]) == (429, "too_many_streams", 8)
+    for sock in kept:
+        sock.close()
