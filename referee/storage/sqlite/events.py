@@ -96,7 +96,7 @@ class EventReads:
             " e.rounds, e.created_at, (SELECT count(*) FROM event_entrants n"
             " WHERE n.event_id = e.id) AS entrants FROM events e"
             " WHERE (CAST(? AS TEXT) IS NULL OR e.status = ?)"
-            " AND (CAST(? AS INTEGER) IS NULL OR e.id < ?)"
+            " AND (CAST(? AS BIGINT) IS NULL OR e.id < ?)"
             " ORDER BY e.id DESC LIMIT ?",
             [query.status, query.status, query.after_id, query.after_id, query.page_size],
         )
