@@ -63,7 +63,7 @@ lint: install
 test: lint native-check
 	$(BIN)/pytest
 	NARDY_REFEREE_ENGINE=python $(BIN)/pytest -q $(ENGINE_TESTS)
-	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/pytest -q tests/api tests/storage
+	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/pytest -q tests/api tests/storage tests/events
 
 serve: install
 	mkdir -p var

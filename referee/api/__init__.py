@@ -1,10 +1,10 @@
-"""The REST API (NOTATION.md §4, LIVE.md): one blueprint per resource."""
+"""The REST API (NOTATION.md §4, LIVE.md, EVENTS.md): one blueprint per resource."""
 
 from __future__ import annotations
 
 from flask import Flask
 
-from referee.api import boards, health, live, matches, plays, records, reference
+from referee.api import boards, bot, events, health, live, matches, plays, records, reference
 
 BLUEPRINTS = (
     plays.blueprint,
@@ -13,6 +13,8 @@ BLUEPRINTS = (
     reference.blueprint,
     boards.blueprint,
     live.blueprint,
+    events.blueprint,
+    bot.blueprint,
     health.blueprint,
 )
 
@@ -20,5 +22,7 @@ BLUEPRINTS = (
 def register(app: Flask) -> None:
     """The API's blueprints and what the live matches need at start."""
     live.init_live(app)
+    events.init_events(app)
+    bot.init_bot(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)

@@ -23,6 +23,7 @@ GROUPS = {
     "live": ("verify-dice", "bot"),
     "export": ("export",),
     "copy": ("copy-archive",),
+    "events": ("ratings",),
 }
 """Each module of ``referee.cli`` and the commands it adds (``add(commands)``)."""
 

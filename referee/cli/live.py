@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee.cli.common import EXIT_BAD_INPUT, EXIT_INVALID, EXIT_OK
 
@@ -18,8 +18,27 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     verify = commands.add_parser("verify-dice", help="recompute a live match's dice proof")
     verify.add_argument("proof", help="a proof file, or its URL (.../v1/live/ID/dice)")
     verify.set_defaults(run=_verify_dice)
-    bot = commands.add_parser("bot", help="play a live match as a bot (the reference bot)")
-    bot.add_argument("--url", required=True, help="the match, e.g. http://host:8000/v1/live/7")
+    bot = commands.add_parser(
+        "bot", help="play a live match as a bot (the reference bot), or every match of events"
+    )
+    bot.add_argument(
+        "--url",
+        required=True,
+        help="the match, e.g. http://host:8000/v1/live/7; with --events the server,"
+        " e.g. http://host:8000",
+    )
+    bot.add_argument(
+        "--events",
+        action="store_true",
+        help="follow the bot stream (GET /v1/bot/stream) and play every match of the events"
+        " the bot is entered in, at once; prints a line per match as it ends",
+    )
+    bot.add_argument(
+        "--matches",
+        type=_count,
+        metavar="N",
+        help="with --events: stop after N matches have ended (default: play on for ever)",
+    )
     bot.add_argument("--token", required=True, help="the bot's token (scope play)")
     bot.add_argument(
         "--strategy", type=_strategy, default="random", help="the bot's strategy (default: random)"
@@ -32,6 +51,12 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     bot.add_argument("--seed", default="", help="the client seed for the dice")
     bot.set_defaults(run=_bot)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of matches, got {text!r}")
+    return int(text)
 
 
 def _strategy(name: str) -> type[RandomStrategy]:
@@ -64,13 +89,17 @@ def _verify_dice(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"nardy-referee: live match {live_id}: {problem.message}", file=sys.stderr)
         return EXIT_INVALID
-    print(f"live match {live_id}: {len(proof['throws'])} throws verified")
+    shared = proof.get("dice_id", live_id)
+    dice = "" if shared == live_id else f" (the dice of live match {shared}, a mirrored pair)"
+    print(f"live match {live_id}{dice}: {len(proof['throws'])} throws verified")
     return EXIT_OK
 
 
 def _bot(args: argparse.Namespace) -> int:
     from referee.live.bot import LiveApiError, LiveClient, play_match
 
+    if args.events:
+        return _events_bot(args)
     client = LiveClient(args.url.rstrip("/"), args.token)
     if args.engine:
         return _engine_bot(args, client)
@@ -113,4 +142,41 @@ def _engine_bot(args: argparse.Namespace, client: LiveClient) -> int:
     finally:
         engine.close()
     print(json.dumps({key: final[key] for key in ("id", "status", "score", "winner")}))
+    return EXIT_OK
+
+
+def _events_bot(args: argparse.Namespace) -> int:
+    """``bot --events``: every match of the bot's events, by the reference bot's strategy
+    or one engine serving them all."""
+    import logging
+
+    from referee.live.bot import EventsBot, strategy_player
+
+    logging.basicConfig(format="nardy-referee: %(message)s")
+    engine = None
+    if args.engine:
+        from referee.engines import open_engine
+        from referee.engines.bridge import engine_player
+
+        try:
+            engine = open_engine(args.engine)
+        except ValueError as error:
+            print(f"nardy-referee: bot: {error}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        player = engine_player(engine, engine.name == "gnubg", args.seed)
+    else:
+        player = strategy_player(args.strategy(), args.seed)
+
+    def report(final: dict[str, Any]) -> None:
+        summary = {key: final.get(key) for key in ("id", "status", "score", "winner")}
+        print(json.dumps(summary), flush=True)
+
+    bot = EventsBot(args.url.rstrip("/"), args.token, player, args.matches, on_done=report)
+    try:
+        bot.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if engine is not None:
+            engine.close()
     return EXIT_OK

@@ -7,7 +7,10 @@ server refuses the action, ``play_engine_match`` can log the engine's line next 
 server's reason and stop: the bridge never plays anything the engine did not say.
 
 It holds nothing of one match but that last exchange, so one strategy (and one engine
-connection) can serve match after match, as an events loop (``bot --events``) will.
+connection) can serve match after match. In events (``bot --events``) the bot plays its
+matches at once, each in a thread: ``engine_player`` gives each match a strategy of its
+own (so the exchange logged with a refusal is that match's) over the one engine, whose
+lock serialises the questions of every match on its one connection.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from referee.engines.fibs import (
     action_of,
     fibs_board,
 )
-from referee.live.bot import ActionRefused, LiveClient, play_match
+from referee.live.bot import ActionRefused, LiveClient, Player, play_match
 from vocabulary import Side, VariantId
 
 log = logging.getLogger("nardy_referee.engines")
@@ -122,3 +125,13 @@ def play_engine_match(
         )
         log.error(message)
         raise BridgeStopped(message) from None
+
+
+def engine_player(engine: Engine, session_options: bool = True, seed: str = "") -> Player:
+    """Each match of an events bot played by the one ``engine``: a strategy per match, the
+    engine's connection shared (one question at a time)."""
+
+    def play(client: LiveClient) -> dict[str, Any]:
+        return play_engine_match(client, EngineStrategy(engine, session_options), seed)
+
+    return play

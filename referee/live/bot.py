@@ -1,18 +1,27 @@
 """A reference bot for live matches (LIVE.md): it plays through the public HTTP API only,
-with the standard library, so bot authors have a working client to start from."""
+with the standard library, so bot authors have a working client to start from. With
+``play_events`` it follows the bot stream (EVENTS.md §2) and plays every match it is
+given, each in a thread of its own."""
 
 from __future__ import annotations
 
+import http.client
 import json
+import logging
 import random
+import threading
+import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 STREAM_TIMEOUT = 60.0
 """Longer than the stream's 10 s keep-alive lines."""
+RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)
+"""Waits before reconnecting to a server that went away (a restart), the last repeated."""
+log = logging.getLogger("nardy_referee.bot")
 
 
 class LiveApiError(Exception):
@@ -114,3 +123,109 @@ def play_match(client: LiveClient, strategy: Strategy, seed: str = "") -> dict[s
                     raise
                 break
     return state
+
+
+Player = Callable[["LiveClient"], dict[str, Any]]
+"""Plays one live match to its end (the final state): ``play_match`` with a strategy, or
+an engine's (``referee.engines.bridge.engine_player``)."""
+
+
+@dataclass
+class EventsBot:
+    """A bot in events: it follows ``GET /v1/bot/stream`` at ``base`` (the server,
+    ``http://host:port``) and plays every match announced, each in its own thread, until
+    ``matches`` have ended (None: for ever). When the server goes away (a restart) it
+    connects again, and resumes the matches it was playing (joining again is harmless)."""
+
+    base: str
+    token: str
+    play: Player
+    matches: int | None = None
+    done: list[dict[str, Any]] = field(default_factory=list)
+    on_done: Callable[[dict[str, Any]], None] = lambda state: None
+    _started: set[int] = field(default_factory=set)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _finished: threading.Event = field(default_factory=threading.Event)
+
+    def run(self) -> list[dict[str, Any]]:
+        """Play until ``matches`` have ended; their final states, in the order they ended."""
+        follower = threading.Thread(target=self._follow, name="bot-stream", daemon=True)
+        follower.start()
+        self._finished.wait()
+        return self.done
+
+    def _follow(self) -> None:
+        failures = 0
+        while not self._finished.is_set():
+            try:
+                for line in self.announcements():
+                    failures = 0
+                    self._start(int(line["live_id"]))
+            except (OSError, http.client.HTTPException, LiveApiError, ValueError) as error:
+                wait = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
+                failures += 1
+                log.warning("the bot stream stopped (%s); connecting again in %s s", error, wait)
+                time.sleep(wait)
+
+    def announcements(self) -> Iterator[dict[str, Any]]:
+        """The stream's match lines (keep-alive lines skipped)."""
+        headers = {"Authorization": f"Bearer {self.token}"}
+        request = urllib.request.Request(f"{self.base}/v1/bot/stream", headers=headers)
+        try:
+            response = urllib.request.urlopen(request, timeout=STREAM_TIMEOUT)
+        except urllib.error.HTTPError as error:
+            raise LiveApiError(error.code, json.loads(error.read() or b"{}")) from None
+        with response:
+            for line in response:
+                if self._finished.is_set():
+                    return
+                if line.strip():
+                    found: dict[str, Any] = json.loads(line)
+                    yield found
+
+    def _start(self, live_id: int) -> None:
+        with self._lock:
+            if live_id in self._started:
+                return
+            self._started.add(live_id)
+        worker = threading.Thread(target=self._play, args=(live_id,), daemon=True)
+        worker.start()
+
+    def _play(self, live_id: int) -> None:
+        client = LiveClient(f"{self.base}/v1/live/{live_id}", self.token)
+        failures = 0
+        while True:
+            try:
+                final = self.play(client)
+            except ActionRefused as refused:
+                log.error(
+                    "live match %s: the server refused %s: %s", live_id, refused.action, refused
+                )
+                final = {"id": live_id, "status": "refused", "score": None, "winner": None}
+            except (OSError, http.client.HTTPException, LiveApiError) as error:
+                if isinstance(error, LiveApiError) and error.status < 500:
+                    log.error("live match %s: %s", live_id, error)
+                    final = {"id": live_id, "status": "failed", "score": None, "winner": None}
+                else:  # the server went away: resume once it is back
+                    time.sleep(RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)])
+                    failures += 1
+                    continue
+            except Exception as error:  # an engine that stopped, say: the others go on
+                log.error("live match %s: %s", live_id, error)
+                final = {"id": live_id, "status": "failed", "score": None, "winner": None}
+            if final.get("status") in ("playing", "waiting"):
+                continue  # the stream ended early (a restart): go on playing
+            self._ended(final)
+            return
+
+    def _ended(self, final: dict[str, Any]) -> None:
+        with self._lock:
+            self.done.append(final)
+            if self.matches is not None and len(self.done) >= self.matches:
+                self._finished.set()
+        self.on_done(final)
+
+
+def strategy_player(strategy: Strategy, seed: str = "") -> Player:
+    """Each match played with ``strategy`` (the reference bot's loop)."""
+    return lambda client: play_match(client, strategy, seed)

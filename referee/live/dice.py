@@ -52,7 +52,12 @@ class ProofProblem:
 
 
 def verify_proof(proof: Mapping[str, Any], live_id: int) -> ProofProblem | None:
-    """Recompute every throw of a proof (``GET /v1/live/{id}/dice``): None when all hold."""
+    """Recompute every throw of a proof (``GET /v1/live/{id}/dice``): None when all hold.
+    The dice message carries the proof's ``dice_id`` when it has one (a mirrored pair's
+    first match, EVENTS.md §7), else ``live_id``."""
+    dice_id = proof.get("dice_id", live_id)
+    if not isinstance(dice_id, int) or isinstance(dice_id, bool) or dice_id < 1:
+        return ProofProblem(None, f"the dice id {dice_id!r} is not a live match id")
     if proof.get("algorithm") != ALGORITHM:
         return ProofProblem(None, f"unknown algorithm {proof.get('algorithm')!r}")
     seed = proof.get("server_seed")
@@ -69,7 +74,7 @@ def verify_proof(proof: Mapping[str, Any], live_id: int) -> ProofProblem | None:
         k = entry.get("k")
         if k != expected_k:
             return ProofProblem(expected_k, f"throw {expected_k} is missing (found k={k})")
-        dice = list(throw(seed, live_id, k, seed_w, seed_b))
+        dice = list(throw(seed, dice_id, k, seed_w, seed_b))
         if list(entry.get("dice") or []) != dice:
             return ProofProblem(k, f"throw {k} is {entry.get('dice')}, the seeds give {dice}")
     return None

@@ -43,6 +43,10 @@ class LiveMatch:
     table: Table
     match_id: int | None
     created_at: str
+    dice_id: int = 0
+    """Whose dice the match throws: its own id, or the first match's of its mirrored pair."""
+    mirrored: bool = False
+    """A match of a mirrored pair (EVENTS.md §7): no client seeds in its dice."""
 
     @classmethod
     def from_stored(cls, stored: StoredLive, engine: Engine = CHOSEN) -> LiveMatch:
@@ -64,6 +68,8 @@ class LiveMatch:
             table=table_from_json(progress.state or {}, engine),
             match_id=stored.match_id,
             created_at=stored.created_at,
+            dice_id=setup.dice_id or stored.id,
+            mirrored=setup.mirrored,
         )
 
     def progress(self) -> LiveProgress:
@@ -77,6 +83,11 @@ class LiveMatch:
             state=table_json(self.table) if self.table.changed else None,
             throws=self.throws,
         )
+
+    @property
+    def client_seeds(self) -> dict[str, str]:
+        """The client seeds the dice use: as the bots sent them, none in a mirrored pair."""
+        return {side: "" if self.mirrored else seed or "" for side, seed in self.seeds.items()}
 
     def sides_of(self, caller: Token) -> set[str]:
         return {side for side, name in self.players.items() if name == caller.name}

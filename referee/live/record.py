@@ -28,8 +28,10 @@ def match_record(match: LiveMatch, entries: Sequence[LogEntry]) -> str:
         "DiceAlgorithm": dice.ALGORITHM,
         "DiceCommitment": match.commitment,
         "DiceSeed": match.server_seed,
-        "ClientSeeds": f"w={match.seeds['w'] or ''},b={match.seeds['b'] or ''}",
+        "ClientSeeds": f"w={match.client_seeds['w']},b={match.client_seeds['b']}",
     }
+    if match.dice_id != match.id or match.mirrored:
+        tags["DiceId"] = str(match.dice_id)  # a mirrored pair's dice (EVENTS.md §7)
     if table.termination == "timeout":
         tags["Termination"] = "timeout"  # the last game's Wins line is the award, not a resignation
     games = game_texts(entries, table.length, (match.players["w"], match.players["b"]))

@@ -60,10 +60,9 @@ class _Dice:
 
     def __call__(self, game: int, use: Use) -> tuple[int, int]:
         self.k += 1
-        seeds = self.match.seeds
-        thrown = dice.throw(
-            self.match.server_seed, self.match.id, self.k, seeds["w"] or "", seeds["b"] or ""
-        )
+        seeds = self.match.client_seeds  # none in a mirrored pair, whose dice are shared
+        match = self.match
+        thrown = dice.throw(match.server_seed, match.dice_id, self.k, seeds["w"], seeds["b"])
         self.new.append(Throw(self.k, thrown, game, str(use)))
         return thrown
 
@@ -138,13 +137,24 @@ def create(
     options: dict[str, Any],
     players: dict[str, str],
     move_seconds: int = DEFAULT_MOVE_SECONDS,
+    mirrored: bool = False,
+    dice_of: int | None = None,
 ) -> dict[str, Any]:
-    """A new live match waiting for its two bots; the server seed is drawn and committed."""
+    """A new live match waiting for its two bots; the server seed is drawn and committed.
+    A match of a mirrored pair (EVENTS.md §7, ``mirrored``) throws its dice without client
+    seeds; its twin (``dice_of``: the pair's first match) shares that match's server seed,
+    commitment and dice id, so throw k of one is throw k of the other."""
     _check_players(storage, players)
     variant_class = find_variant(variant)
     rules = variant_class.options_with(options)
     table = Table(variant_class.id, length, variant_class.options_json(rules))
     seed = dice.new_server_seed()
+    if dice_of is not None:
+        first = storage.live.get(dice_of)
+        if first is None:
+            raise NotFoundError(f"no live match with id {dice_of}")
+        seed, mirrored = first.setup.server_seed, True
+        dice_of = first.setup.dice_id or first.id
     setup = LiveSetup(
         variant=variant_class.id,
         length=length,
@@ -154,6 +164,8 @@ def create(
         host_token_id=host.id,
         server_seed=seed,
         commitment=dice.commitment(seed),
+        dice_id=dice_of,
+        mirrored=mirrored,
     )
     start = LiveProgress(
         status=Status.WAITING,
@@ -335,7 +347,7 @@ def state_json(match: LiveMatch) -> dict[str, Any]:
             deadline=_iso(match.deadline) if playing else None,
             commitment=match.commitment,
             algorithm=dice.ALGORITHM,
-            client_seeds={side: seed or "" for side, seed in match.seeds.items()},
+            client_seeds=match.client_seeds,
             server_seed=match.server_seed if match.ended else None,
             games=table.games,
             winner=table.winner if finished else None,
@@ -345,6 +357,7 @@ def state_json(match: LiveMatch) -> dict[str, Any]:
             joined={side: seed is not None for side, seed in match.seeds.items()},
             created_at=match.created_at,
             last_action=_action_view(last, number) if last is not None and number else None,
+            dice_id=match.dice_id,
         )
     )
 
@@ -364,8 +377,9 @@ def proof(storage: Storage, live_id: int) -> dict[str, Any]:
             algorithm=dice.ALGORITHM,
             commitment=match.commitment,
             server_seed=match.server_seed if match.ended else None,
-            client_seeds={side: seed or "" for side, seed in match.seeds.items()},
+            client_seeds=match.client_seeds,
             throws=storage.live.throws(live_id),
+            dice_id=match.dice_id,
         )
     )
 

@@ -90,6 +90,13 @@ class LiveState(Shape):
     you = fields.List(
         fields.String(), metadata={"description": "in the answer to join: the caller's sides"}
     )
+    dice_id = fields.Integer(
+        required=True,
+        metadata={
+            "description": "the id in the dice message (LIVE.md §5): the match's own, or in a"
+            " mirrored pair (EVENTS.md §7) its first match's, whose dice both throw"
+        },
+    )
 
     omitted_when_none = ("you",)
 
@@ -108,6 +115,10 @@ class DiceProof(Shape):
     server_seed = fields.String(required=True, allow_none=True)
     client_seeds = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     throws = fields.List(fields.Nested(LiveThrow), required=True)
+    dice_id = fields.Integer(
+        required=True,
+        metadata={"description": "the id in the dice message: id, or the mirrored pair's first"},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +165,7 @@ class StateView:
     created_at: str
     last_action: ActionView | None = None
     you: list[str] | None = None
+    dice_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +178,7 @@ class ProofView:
     server_seed: str | None
     client_seeds: dict[str, str]
     throws: list[Any]
+    dice_id: int = 0
 
 
 dump_action = dumper(LastAction)

@@ -111,7 +111,9 @@ class Rechecked:
 @dataclass(frozen=True, slots=True)
 class LiveSetup:
     """What a live match is from its creation on, never changed: the variant, the
-    players (white, black), the clock and the committed server seed."""
+    players (white, black), the clock and the committed server seed; a match of a
+    mirrored pair (EVENTS.md §7) throws the dice of live match ``dice_id`` (None: its
+    own) without client seeds."""
 
     variant: str
     length: int
@@ -121,6 +123,8 @@ class LiveSetup:
     host_token_id: int | None
     server_seed: str
     commitment: str
+    dice_id: int | None = None
+    mirrored: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,3 +248,228 @@ class IssuedToken:
 
     token: Token
     secret: str
+
+
+# -- events (EVENTS.md) ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EventSetup:
+    """What an event is from its creation on, never changed: its name, the matches it
+    plays (variant, length, options, clock), its format and rounds, its kind, entrants
+    (as given), whether its pairs are mirrored and its matches rated, and its host."""
+
+    name: str
+    variant: str
+    length: int
+    options: dict[str, Any]
+    format: str
+    rounds: int
+    double: bool
+    kind: str
+    entrants: tuple[str, ...]
+    move_seconds: int
+    mirrored: bool
+    rated: bool
+    host_token_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Seeded:
+    """An entrant as the event started: its seed and its rating then."""
+
+    name: str
+    seed: int
+    rating: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoredPairing:
+    """One pairing of a round (``table`` from 1): its entrants (``white`` is the first
+    named), where it stands, its live matches and stored records, and its result."""
+
+    round: int
+    table: int
+    white: str
+    black: str
+    status: str
+    live_ids: tuple[int, ...] = ()
+    match_ids: tuple[int, ...] = ()
+    winner: str | None = None
+    points: tuple[int, int] | None = None
+    termination: str | None = None
+    terminations: tuple[str, ...] = ()
+    draw: bool = False
+    award: str | None = None
+    """The host's reason, when the result was awarded."""
+    verdict_id: int | None = None
+    """A disputed pairing's stored record (its verdict)."""
+    dispute: str | None = None
+    """Why the pairing is disputed."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """An event as stored: its setup, status and current round, its seeds (once started),
+    every pairing of every round (by round and table), its byes as (round, name), the
+    ``version`` every change bumps, and until when a worker holds the right to create its
+    live matches (a Unix time)."""
+
+    id: int
+    setup: EventSetup
+    status: str
+    round: int
+    seeds: tuple[Seeded, ...]
+    pairings: tuple[StoredPairing, ...]
+    byes: tuple[tuple[int, str], ...]
+    version: int
+    lease_until: float | None
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class RatedMatch:
+    """A finished match of a rated event, as ratings count it: its archive id, event,
+    variant, players (the record's White and Black), winner's name and length."""
+
+    match_id: int
+    event_id: int
+    variant: str
+    white: str
+    black: str
+    winner: str
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class EventChange:
+    """A change of event ``event_id`` read at ``version``: its status and round now, its
+    seeds (None: unchanged), the pairings it adds or changes, the byes it adds, the lease
+    on creating its live matches, and the rated matches its results add to the ledger."""
+
+    event_id: int
+    version: int
+    status: str
+    round: int
+    seeds: tuple[Seeded, ...] | None = None
+    pairings: tuple[StoredPairing, ...] = ()
+    byes: tuple[tuple[int, str], ...] = ()
+    lease_until: float | None = None
+    rated: tuple[RatedMatch, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EventSummary:
+    """An event as a list shows it."""
+
+    id: int
+    name: str
+    variant: str
+    length: int
+    format: str
+    kind: str
+    status: str
+    round: int
+    rounds: int
+    entrants: int
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventQuery:
+    """Filters of ``GET /v1/events``: the status (None: any), a page of ``limit`` newest
+    first after the cursor ``after_id``."""
+
+    status: str | None = None
+    limit: int = 50
+    after_id: int | None = None
+
+    @property
+    def page_size(self) -> int:
+        """The events one page holds: ``limit`` within 1 and ``MAX_PAGE``."""
+        return min(max(self.limit, 1), MAX_PAGE)
+
+
+@dataclass(frozen=True, slots=True)
+class EventLive:
+    """A live match of an event, as the bot stream announces it (``seq``: the order in
+    which the announcements were made)."""
+
+    seq: int
+    live_id: int
+    event_id: int
+    round: int
+    table: int
+    white: str
+    black: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventInPlay:
+    """What a worker watches of a running event: its version, round and lease, the live
+    matches of its undecided pairings, and whether a pairing still waits for them."""
+
+    event_id: int
+    version: int
+    round: int
+    lease_until: float | None
+    live_ids: tuple[int, ...]
+    unattached: bool
+
+
+# -- ratings (EVENTS.md §8) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """A rated match in the ledger, numbered in the order it was added (``seq``)."""
+
+    seq: int
+    match: RatedMatch
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    """One name's rating in one variant."""
+
+    name: str
+    rating: float
+    experience: int
+    matches: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingStep:
+    """One name's rating before and after one rated match."""
+
+    match_id: int
+    event_id: int
+    before: float
+    after: float
+
+
+@dataclass(frozen=True, slots=True)
+class KeptRatings:
+    """The ratings of a variant as kept: computed from the ledger up to ``through_seq``,
+    whose highest match id is ``last_match_id``."""
+
+    variant: str
+    through_seq: int
+    last_match_id: int
+    players: tuple[PlayerRating, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingUpdate:
+    """Ratings computed from the ledger: the kept ratings they start from
+    (``from_seq``; ``replace``: from nothing), up to ``through_seq``; the players whose
+    rating changed and the steps of their history (by name)."""
+
+    variant: str
+    from_seq: int
+    through_seq: int
+    last_match_id: int
+    players: tuple[PlayerRating, ...]
+    steps: tuple[tuple[str, RatingStep], ...]
+    replace: bool = False

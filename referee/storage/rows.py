@@ -120,6 +120,8 @@ def live_setup_row(setup: LiveSetup) -> dict[str, object]:
         "host_token_id": setup.host_token_id,
         "server_seed": setup.server_seed,
         "commitment": setup.commitment,
+        "dice_id": setup.dice_id,
+        "mirrored": setup.mirrored,
     }
 
 
@@ -146,6 +148,8 @@ def stored_live(row: Row) -> StoredLive:
         host_token_id=row["host_token_id"],
         server_seed=row["server_seed"],
         commitment=row["commitment"],
+        dice_id=row["dice_id"],
+        mirrored=bool(row["mirrored"]),
     )
     progress = LiveProgress(
         status=row["status"],

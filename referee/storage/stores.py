@@ -1,6 +1,6 @@
 """The interface of storage: one store each for matches, kept derived results, live
-matches, tokens, bulk re-checks and the tables as rows (for copying an archive), and
-``Storage``, the handle that holds them.
+matches, tokens, bulk re-checks, the tables as rows (for copying an archive),
+events and ratings, and ``Storage``, the handle that holds them.
 
 Every method answers values of ``referee.storage.model``, and every write is one short
 transaction of its own; a driver's error never leaves a method (``ArchiveBusyError`` when
@@ -17,8 +17,16 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from referee.storage.model import (
+    EventChange,
+    EventInPlay,
+    EventLive,
+    EventQuery,
+    EventSetup,
+    EventSummary,
     IssuedToken,
     Json,
+    KeptRatings,
+    LedgerEntry,
     LiveChange,
     LiveProgress,
     LiveSetup,
@@ -26,11 +34,15 @@ from referee.storage.model import (
     MatchQuery,
     MatchSummary,
     NewMatch,
+    RatedMatch,
+    RatingStep,
+    RatingUpdate,
     RecheckBatch,
     Rechecked,
     RecheckProgress,
     RecheckRun,
     Stored,
+    StoredEvent,
     StoredLive,
     StoredMatch,
     Throw,
@@ -148,6 +160,71 @@ class TokenStore(Protocol):
         """The live token with this secret (None when unknown or revoked)."""
 
 
+class EventConflictError(Exception):
+    """The event changed since it was read (``EventStore.save``): read it again."""
+
+
+class EventStore(Protocol):
+    """Events (EVENTS.md): their setup, entrants and seeds, every round's pairings and
+    byes, and the announcements of their live matches to the bots. Every change checks
+    the version it read, as live matches do; a change that records results adds their
+    rated matches to the ratings' ledger in the same transaction."""
+
+    def create(self, setup: EventSetup) -> int:
+        """Store a new event (open, round 0, version 0); its id."""
+
+    def get(self, event_id: int) -> StoredEvent | None:
+        """One event with every round so far (None: no such event)."""
+
+    def search(self, query: EventQuery) -> list[EventSummary]:
+        """One page of events, newest first, after the cursor ``query.after_id``."""
+
+    def running(self) -> list[int]:
+        """The ids of the running events."""
+
+    def in_play(self, event_id: int) -> EventInPlay | None:
+        """What a worker watches of a running event (None: it is not running)."""
+
+    def save(self, change: EventChange) -> None:
+        """Save a change (the version goes up by one) in one transaction: the event's
+        status, round, seeds and lease, its new or changed pairings (and an announcement
+        for each live match a pairing gains), its new byes and the ledger's new rated
+        matches; ``EventConflictError`` when another change came since
+        ``change.version`` was read."""
+
+    def announced(self, name: str, after_seq: int = 0) -> list[EventLive]:
+        """The live matches of undecided pairings in which ``name`` plays, announced
+        after ``after_seq``, in the order they were announced."""
+
+    def last_announcement(self) -> int:
+        """The ``seq`` of the last announcement (0: none yet)."""
+
+
+class RatingStore(Protocol):
+    """Ratings (EVENTS.md §8): the ledger of rated matches (written by
+    ``EventStore.save``), and per variant the ratings computed from it with each name's
+    history, kept up to the ledger entry they were computed through."""
+
+    def ledger(self, variant: str, after_seq: int = 0) -> list[LedgerEntry]:
+        """The variant's rated matches added after ``after_seq``, in the order added."""
+
+    def variants(self) -> list[str]:
+        """The variants with rated matches, by name."""
+
+    def kept(self, variant: str) -> KeptRatings:
+        """The ratings kept for a variant (through ledger entry 0 when none)."""
+
+    def keep(self, update: RatingUpdate) -> bool:
+        """Keep ratings computed from the ledger, if the kept ones are still those they
+        started from (``update.from_seq``); whether they were kept."""
+
+    def history(self, variant: str, name: str) -> list[RatingStep]:
+        """A name's kept rating steps in a variant, in archive order."""
+
+    def replace_ledger(self, matches: Sequence[RatedMatch]) -> None:
+        """The ledger made anew from ``matches`` (re-rating), every kept rating forgotten."""
+
+
 class RecheckStore(Protocol):
     """Bulk re-checks as pulled jobs: processes on any hosts join one run over the archive,
     each claims a batch nobody holds, and the run's progress is stored, so that a run
@@ -218,6 +295,8 @@ class Storage:
     rechecks: RecheckStore
     tables: TableStore
     connection: Connection
+    events: EventStore
+    ratings: RatingStore
 
     def ready(self) -> None:
         """Read from storage; raises when it cannot be read (``Connection.ready``)."""

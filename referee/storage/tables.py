@@ -26,14 +26,14 @@ TABLES: dict[str, tuple[str, ...]] = {
         "id", "variant", "length", "options", "white", "black", "move_seconds",
         "host_token_id", "server_seed", "commitment", "seed_w", "seed_b", "status", "ply",
         "version", "throws", "deadline", "match_id", "state_version", "created_at",
-        "updated_at",
+        "updated_at", "dice_id", "mirrored",
     ),
     "live_throws": ("live_id", "k", "die1", "die2", "game", "use"),
     "live_log": ("live_id", "version", "ply", "entries", "state"),
 }  # fmt: skip
 """Every table, in the order they are loaded (a row's references first)."""
 
-BOOLEAN_COLUMNS = frozenset({("matches", "valid")})
+BOOLEAN_COLUMNS = frozenset({("matches", "valid"), ("live_matches", "mirrored")})
 """Columns that are booleans (SQLite stores 0 and 1)."""
 ORDER = {
     "matches": "id",

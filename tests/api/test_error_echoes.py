@@ -202,6 +202,33 @@ def all_cases() -> list[Case]:
         cases.append(Case(method, path, "a huge id", url, {}, "host"))
     for path in ("/healthz", "/readyz", "/v1/variants", "/openapi.yaml"):
         cases.append(Case("get", path, "an unknown parameter", f"{path}?{HUGE}=1"))
+    return cases + event_cases()
+
+
+def event_cases() -> list[Case]:
+    """The events of EVENTS.md: their bodies, queries and ids."""
+    event = {"name": "n", "variant": "backgammon", "length": 1, "format": "swiss", "rounds": 1,
+             "kind": "records", "entrants": ["a", "b"], "options": {}}  # fmt: skip
+    cases = body_cases("post", "/v1/events", "/v1/events", event, "host")
+    body = {**event, "entrants": [HUGE, "b"]}
+    cases.append(Case("post", "/v1/events", "an entrant", "/v1/events", {"json": body}, "host"))
+    cases += query_cases("get", "/v1/events", "/v1/events", ["status", "limit", "cursor"])
+    huge = "9" * 4000
+    for export in ("", "/standings.json", "/standings.csv", "/records.zip"):
+        path = "/v1/events/{event_id}" + export
+        cases.append(Case("get", path, "a huge id", path.replace("{event_id}", huge)))
+    start = "/v1/events/{event_id}/start"
+    cases.append(Case("post", start, "a huge id", start.replace("{event_id}", huge), {}, "host"))
+    pairing = "/v1/events/{event_id}/rounds/{number}/pairings/{table}"
+    url = "/v1/events/1/rounds/1/pairings/1"
+    cases += body_cases("post", pairing + "/record", url + "/record", {"record": RECORD}, "host")
+    result = {"winner": "w", "reason": "r"}
+    cases += body_cases("post", pairing + "/result", url + "/result", result, "host")
+    cases.append(Case("get", "/v1/bot/stream", "an unknown parameter", f"/v1/bot/stream?{HUGE}=1"))
+    cases += query_cases("get", "/v1/ratings", "/v1/ratings", ["variant"])
+    one = "/v1/ratings/{name}"
+    cases += query_cases("get", one, "/v1/ratings/ann", ["variant"])
+    cases.append(Case("get", one, "a huge name", f"/v1/ratings/{HUGE}?variant=backgammon"))
     return cases
 
 

@@ -88,6 +88,9 @@ def test_these_operations_take_query_strings() -> None:
         ("get", "/v1/matches/{match_id}"),
         ("post", "/v1/matches"),
         ("post", "/v1/records/check"),
+        ("get", "/v1/events"),
+        ("get", "/v1/ratings"),
+        ("get", "/v1/ratings/{name}"),
     }
 
 

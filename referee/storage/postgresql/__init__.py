@@ -26,9 +26,11 @@ from referee.storage.postgresql import database as _database
 from referee.storage.postgresql import text
 from referee.storage.postgresql.database import Database, Pool, unreachable
 from referee.storage.postgresql.derived import PostgresDerived
+from referee.storage.postgresql.events import PostgresEvents
 from referee.storage.postgresql.live import PostgresLive
 from referee.storage.postgresql.matches import PostgresMatches
 from referee.storage.postgresql.migrations import prepare
+from referee.storage.postgresql.ratings import PostgresRatings
 from referee.storage.postgresql.rechecks import PostgresRechecks
 from referee.storage.postgresql.tables import PostgresTables
 from referee.storage.postgresql.tokens import PostgresTokens
@@ -134,4 +136,6 @@ def open_storage(url: str) -> Storage:
         rechecks=PostgresRechecks(database),
         tables=PostgresTables(database),
         connection=_Pooled(database),
+        events=PostgresEvents(database),
+        ratings=PostgresRatings(database),
     )

@@ -1,5 +1,5 @@
 """The SQLite backend: one file, WAL, STRICT tables, FTS5, sqlite-utils migrations; one
-connection per ``Storage``, shared by its four stores.
+connection per ``Storage``, shared by its stores.
 
 A thread keeps its connection open between uses (``Storage.close`` gives it back): opening
 one costs more than most reads, and a worker serves every request of a thread in turn.
@@ -14,8 +14,10 @@ from pathlib import Path
 
 from referee.storage.sqlite.database import Database
 from referee.storage.sqlite.derived import SqliteDerived
+from referee.storage.sqlite.events import SqliteEvents
 from referee.storage.sqlite.live import SqliteLive
 from referee.storage.sqlite.matches import SqliteMatches
+from referee.storage.sqlite.ratings import SqliteRatings
 from referee.storage.sqlite.rechecks import SqliteRechecks
 from referee.storage.sqlite.startup import prepare
 from referee.storage.sqlite.tables import SqliteTables
@@ -84,4 +86,6 @@ def open_storage(path: Path) -> Storage:
         rechecks=SqliteRechecks(database),
         tables=SqliteTables(database),
         connection=_Lent(database, key),
+        events=SqliteEvents(database),
+        ratings=SqliteRatings(database),
     )

@@ -225,6 +225,71 @@ def _create_clock_and_claims(db: Utilities) -> None:
     )
 
 
+EVENT_TABLES = (
+    """CREATE TABLE events (
+        id INTEGER PRIMARY KEY, name TEXT NOT NULL, variant TEXT NOT NULL,
+        length INTEGER NOT NULL, options TEXT NOT NULL, format TEXT NOT NULL,
+        rounds INTEGER NOT NULL, double INTEGER NOT NULL, kind TEXT NOT NULL,
+        move_seconds INTEGER NOT NULL, mirrored INTEGER NOT NULL, rated INTEGER NOT NULL,
+        host_token_id INTEGER, status TEXT NOT NULL, round INTEGER NOT NULL,
+        version INTEGER NOT NULL, lease_until REAL, created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL) STRICT""",
+    "CREATE INDEX events_status ON events (status)",
+    """CREATE TABLE event_entrants (
+        event_id INTEGER NOT NULL REFERENCES events (id), position INTEGER NOT NULL,
+        name TEXT NOT NULL, seed INTEGER, rating REAL,
+        PRIMARY KEY (event_id, position)) STRICT""",
+    """CREATE TABLE event_pairings (
+        event_id INTEGER NOT NULL REFERENCES events (id), round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL, white TEXT NOT NULL, black TEXT NOT NULL,
+        status TEXT NOT NULL, live_ids TEXT NOT NULL, match_ids TEXT NOT NULL,
+        winner TEXT, points_w INTEGER, points_b INTEGER, termination TEXT,
+        terminations TEXT NOT NULL, draw INTEGER NOT NULL, award TEXT,
+        verdict_id INTEGER, dispute TEXT,
+        PRIMARY KEY (event_id, round, table_no)) STRICT""",
+    """CREATE TABLE event_byes (
+        event_id INTEGER NOT NULL REFERENCES events (id), round INTEGER NOT NULL,
+        name TEXT NOT NULL, PRIMARY KEY (event_id, round, name)) STRICT""",
+    """CREATE TABLE event_live (
+        seq INTEGER PRIMARY KEY, live_id INTEGER NOT NULL UNIQUE,
+        event_id INTEGER NOT NULL REFERENCES events (id), round INTEGER NOT NULL,
+        table_no INTEGER NOT NULL, white TEXT NOT NULL, black TEXT NOT NULL) STRICT""",
+    "CREATE INDEX event_live_white ON event_live (white)",
+    "CREATE INDEX event_live_black ON event_live (black)",
+    """CREATE TABLE rated_matches (
+        seq INTEGER PRIMARY KEY, match_id INTEGER NOT NULL UNIQUE,
+        event_id INTEGER NOT NULL, variant TEXT NOT NULL, white TEXT NOT NULL,
+        black TEXT NOT NULL, winner TEXT NOT NULL, length INTEGER NOT NULL) STRICT""",
+    "CREATE INDEX rated_matches_variant ON rated_matches (variant, seq)",
+    """CREATE TABLE ratings (
+        variant TEXT NOT NULL, name TEXT NOT NULL, rating REAL NOT NULL,
+        experience INTEGER NOT NULL, matches INTEGER NOT NULL,
+        PRIMARY KEY (variant, name)) STRICT""",
+    """CREATE TABLE rating_history (
+        variant TEXT NOT NULL, name TEXT NOT NULL, match_id INTEGER NOT NULL,
+        event_id INTEGER NOT NULL, before REAL NOT NULL, after REAL NOT NULL,
+        PRIMARY KEY (variant, name, match_id)) STRICT""",
+    """CREATE TABLE rating_marks (
+        variant TEXT PRIMARY KEY, through_seq INTEGER NOT NULL,
+        last_match_id INTEGER NOT NULL) STRICT""",
+    "ALTER TABLE live_matches ADD COLUMN dice_id INTEGER",
+    "ALTER TABLE live_matches ADD COLUMN mirrored INTEGER NOT NULL DEFAULT 0",
+)
+"""Plain SQL (a PostgreSQL twin reads the same, with BIGINT/DOUBLE PRECISION and
+identity columns for ``seq``)."""
+
+
+@migrations(name="0009_events")
+def _create_events(db: Utilities) -> None:
+    """Events (EVENTS.md): the event, its entrants and seeds, every pairing of every round,
+    byes, and the announcements of its live matches (the bot stream reads them by
+    ``seq``); the ratings' ledger of rated matches and the ratings kept from it, with
+    each name's history; a live match's dice of a mirrored pair (``dice_id``, the match
+    whose seed it shares, and ``mirrored``: no client seeds)."""
+    for statement in EVENT_TABLES:
+        db.execute(statement)
+
+
 def prepare(path: Path) -> None:
     """WAL mode and migrations, at start, outside any transaction.
 

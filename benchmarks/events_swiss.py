@@ -1,0 +1,108 @@
+"""A Swiss of ``BOTS`` random bots played to the end: ``BOTS / 2`` matches in flight each
+round (one-point backgammon), every bot an ``EventsBot`` (``nardy-referee bot --events``)
+that learns of its matches only on ``GET /v1/bot/stream``.
+
+Real gunicorn (``WORKERS`` gthread workers with ``THREADS`` threads each: every bot
+stream and every live stream holds one thread). Reports: the event's time to the end and
+each round's, the bots' matches (finished, failed), the server's actions/s (``POST
+.../actions`` answered, from the access log, over the run) and its requests/s, the 5xx
+count, and checks that every pairing finished with a stored record.
+Not run in CI. Run with ``.venv/bin/python benchmarks/events_swiss.py [BOTS [ROUNDS]]``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from referee.live.bot import EventsBot, RandomStrategy, strategy_player
+from tests.server import Server, start, stop, write_token
+
+BOTS = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else math.ceil(math.log2(BOTS))
+WORKERS = 2
+THREADS = 320
+LIMIT_SECONDS = 3600.0
+ENV = {
+    "GUNICORN_CMD_ARGS": f"--worker-class gthread --threads {THREADS}",
+    "NARDY_REFEREE_EVENTS_POLL": "0.2",
+}
+
+
+def main() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="events-swiss-"))
+    database = folder / "archive.sqlite3"
+    host = write_token(database, "director", "live:host")
+    names = [f"bot{number:03d}" for number in range(1, BOTS + 1)]
+    secrets = {name: write_token(database, name, "play") for name in names}
+    server = start(database, WORKERS, folder / "server.log", ENV)
+    try:
+        elapsed, event, done = run(server, host, secrets)
+    finally:
+        stop(server, kill=True)  # the bots' streams stay open: no graceful stop
+    log = (folder / "server.log").read_text().splitlines()
+    requests = [line for line in log if '"' in line and "HTTP/" in line]
+    actions = sum(1 for line in requests if "/actions HTTP" in line and '" 200 ' in line)
+    errors = sum(1 for line in requests if '" 5' in line)
+    print(f"Swiss of {BOTS} bots, {ROUNDS} rounds, {WORKERS} workers x {THREADS} threads")
+    print(f"event {event['status']} in {elapsed:.1f} s")
+    finished = [f for f in done if f["status"] == "finished"]
+    print(f"bots' matches: {len(done)} ended, {len(finished)} finished")
+    print(f"server: {actions} actions, {actions / elapsed:.0f} actions/s;")
+    print(f"  {len(requests)} requests, {len(requests) / elapsed:.0f} requests/s; 5xx: {errors}")
+    pairings = [p for r in event["rounds_played"] for p in r["pairings"]]
+    stored = sum(1 for p in pairings if p["status"] == "finished" and p["match_ids"])
+    print(f"pairings finished with a stored record: {stored}/{len(pairings)}")
+    print(f"archive: {database}")
+
+
+def run(
+    server: Server, host: str, secrets: dict[str, str]
+) -> tuple[float, dict[str, Any], list[dict[str, Any]]]:
+    body = {
+        "name": f"Swiss of {BOTS}",
+        "variant": "backgammon",
+        "length": 1,
+        "format": "swiss",
+        "rounds": ROUNDS,
+        "kind": "bots",
+        "move_seconds": 600,
+        "entrants": list(secrets),
+    }
+    created = server.json("POST", "/v1/events", body, host)
+    assert "id" in created, created
+    bots = [
+        EventsBot(server.base, secret, strategy_player(RandomStrategy(random.Random(seed))))
+        for seed, secret in enumerate(secrets.values())
+    ]
+    for bot in bots:
+        threading.Thread(target=bot.run, daemon=True).start()
+    time.sleep(1.0)  # the bots are on the stream: the matches find them waiting
+    started = time.perf_counter()
+    event = server.json("POST", f"/v1/events/{created['id']}/start", None, host)
+    assert event["status"] == "running", event
+    number, round_started = 1, started
+    while event["status"] != "finished":
+        if time.perf_counter() - started > LIMIT_SECONDS:
+            break
+        time.sleep(0.5)
+        event = server.json("GET", f"/v1/events/{created['id']}")
+        if event["round"] != number or event["status"] == "finished":
+            now = time.perf_counter()
+            print(f"round {number}: {now - round_started:.1f} s", flush=True)
+            number, round_started = event["round"], now
+    elapsed = time.perf_counter() - started
+    done = [final for bot in bots for final in bot.done]
+    return elapsed, event, done
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""The bot stream of EVENTS.md §2: a bot learns of every live match it is to play."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from flask import Blueprint, Flask, Response, current_app, stream_with_context
+from marshmallow import Schema, fields, validate
+
+from referee.events.stream import POLL_SECONDS, AnnouncementBoard, matches_for
+from referee.http.auth import token_holder
+from referee.http.streams import NDJSON
+from referee.scopes import Scope
+from referee.storage import open_storage
+
+blueprint = Blueprint("bot", __name__)
+
+
+class BotMatch(Schema):
+    type = fields.String(required=True, validate=validate.OneOf(["match"]))
+    live_id = fields.Integer(required=True)
+    event_id = fields.Integer(required=True)
+    round = fields.Integer(required=True)
+    side = fields.String(required=True, validate=validate.OneOf(["w", "b"]))
+    table = fields.Integer(required=True)
+    opponent = fields.String(required=True)
+
+
+@blueprint.get("/v1/bot/stream")
+def bot_stream() -> Response:
+    """The live matches this bot is to play, as NDJSON.
+    ---
+    get:
+      summary: A bot's matches
+      description: >
+        Needs the bot's token (scope play). One line {"type": "match", "live_id",
+        "event_id", "round", "side", "table", "opponent"} for every live match of an
+        event this bot is to play and that has not ended, the ones already waiting first,
+        then each as soon as it exists; a blank line every 10 s otherwise. The stream
+        does not end; each open stream holds one server thread.
+      security: [{bearer: []}]
+      responses:
+        200:
+          description: NDJSON lines
+          content: {application/x-ndjson: {schema: BotMatch}}
+        401: Problem
+        403: Problem
+    """
+    bot = token_holder(Scope.PLAY)
+    current_app.extensions["event_keeper"].ensure_started()  # their results come this way
+    name = bot.name or ""
+    location, board = current_app.config["DATABASE"], current_app.extensions["bot_board"]
+
+    def lines() -> Iterator[str]:
+        watching = open_storage(location)  # its own: the stream outlives the request
+        try:
+            for found in matches_for(watching, name, board):
+                yield "\n" if found is None else json.dumps(found) + "\n"
+        finally:
+            watching.close()
+
+    return Response(stream_with_context(lines()), mimetype=NDJSON)
+
+
+def init_bot(app: Flask) -> None:
+    """``NARDY_REFEREE_BOT_POLL``: how often (seconds) the bot streams look for news."""
+    import os
+
+    poll = float(os.environ.get("NARDY_REFEREE_BOT_POLL", str(POLL_SECONDS)))
+    app.extensions["bot_board"] = AnnouncementBoard(app.config["DATABASE"], poll)

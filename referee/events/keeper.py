@@ -1,0 +1,93 @@
+"""The keeper: one thread per serving process that settles the running events whose live
+matches changed (EVENTS.md §5: the next round is paired as soon as the current one has
+every result), so that results arrive whether or not anyone reads the event, whichever
+worker sees them first, and carry on after a restart. Settling is idempotent and every
+change checks the event's version, so the keepers of several workers may race freely."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+
+from referee.errors import NotReadyError
+from referee.events import service
+from referee.storage import Location, open_storage
+from referee.storage.errors import StorageError
+from referee.storage.stores import Storage
+
+POLL_SECONDS = 0.25
+IDLE_POLLS = 40
+"""Looks without a running event before the thread stops (the next request starts it)."""
+log = logging.getLogger("nardy_referee.events")
+
+
+class Keeper:
+    """Looks at the running events every ``poll`` seconds. Its thread is started in the
+    process that serves (after gunicorn's fork) by the requests about events and the bot
+    streams, and by any request while ``wanted`` (running events when the app was made:
+    after a restart); it stops after ``IDLE_POLLS`` looks without a running event, or when
+    the archive is not there, so a process without events holds no connection for it."""
+
+    def __init__(self, location: Location, poll: float = POLL_SECONDS) -> None:
+        self.location = location
+        self.poll = poll
+        self.lock = threading.Lock()
+        self.pid: int | None = None
+        self.thread: threading.Thread | None = None
+        self.wanted = False
+        self.waiting: dict[int, int] = {}
+        """Live matches known to wait for their bots (live id: version), not looked at
+        again until they change."""
+
+    def ensure_started(self) -> None:
+        """Start the thread in this process unless it runs (cheap: every request asks)."""
+        if self.poll <= 0 or (self.pid == os.getpid() and self.alive):
+            return
+        with self.lock:
+            if self.pid != os.getpid() or not self.alive:
+                self.pid = os.getpid()
+                self.thread = threading.Thread(target=self._run, name="event-keeper", daemon=True)
+                self.thread.start()
+
+    def wake(self) -> None:
+        """Before any request: start the thread while it is wanted."""
+        if self.wanted:
+            self.ensure_started()
+
+    @property
+    def alive(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+    def _run(self) -> None:
+        try:
+            storage = open_storage(self.location)
+        except (NotReadyError, StorageError):
+            return  # no archive here: nothing to keep
+        idle, failed = 0, False
+        try:
+            while idle < IDLE_POLLS:
+                time.sleep(self.poll)
+                try:
+                    idle, failed = (0 if self.look(storage) else idle + 1), False
+                except NotReadyError:
+                    return  # the archive went away
+                except Exception:  # a busy archive, a bug: log it and look again later
+                    log.exception("settling the running events failed")
+                    idle, failed = idle + 1, True  # an archive dropped under us: stop
+            # Still wanted after failures: the next request starts a keeper again.
+            self.wanted = failed
+        finally:
+            storage.close()
+
+    def look(self, storage: Storage) -> bool:
+        """Settle every running event that has something to settle; whether one runs."""
+        if len(self.waiting) > 100_000:
+            self.waiting.clear()  # only a cache
+        running = storage.events.running()
+        for event_id in running:
+            if service.due(storage, event_id, self.waiting):
+                service.settle(storage, event_id)
+                self.waiting.update(service.waiting_matches(storage, event_id))
+        return bool(running)

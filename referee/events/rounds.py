@@ -1,0 +1,76 @@
+"""The next round of an event from what has happened (EVENTS.md §5): the format's pairing
+over the seed order or the current standings, written as the round's pairings and byes;
+the event finishes when its last round has every result (a Swiss also when no round can
+be paired without a rematch)."""
+
+from __future__ import annotations
+
+from referee.events.pairing import (
+    Plan,
+    knockout_field,
+    knockout_next,
+    knockout_plan,
+    round_robin,
+    swiss,
+)
+from referee.events.standings import Standing, standings, swiss_history
+from referee.events.state import EventStatus, Format, Kind, PairingStatus, Working
+from referee.storage.model import StoredPairing
+
+
+def table(working: Working) -> list[Standing]:
+    """The event's standings now."""
+    setup = working.setup
+    return standings(
+        working.seed_names(),
+        working.rounds_so_far(),
+        knockout=setup.format == Format.KNOCKOUT,
+        total_rounds=setup.rounds,
+    )
+
+
+def plan(working: Working, number: int) -> Plan | None:
+    """Round ``number``'s pairings and byes (None: a Swiss that cannot pair it)."""
+    setup, seeds = working.setup, working.seed_names()
+    if setup.format == Format.ROUND_ROBIN:
+        return round_robin(seeds, number, setup.double)
+    if setup.format == Format.SWISS:
+        lines = table(working)
+        points = {line.name: line.match_points for line in lines}
+        ranked = [line.name for line in lines]
+        return swiss(ranked, points, swiss_history(working.rounds_so_far()))
+    field = knockout_field(seeds)
+    winners = {
+        frozenset((p.white, p.black)): p.winner or ""
+        for earlier in range(1, number)
+        for p in working.in_round(earlier)
+    }
+    for _ in range(1, number):
+        field = knockout_next(field, lambda one, other: winners[frozenset((one, other))])
+    return knockout_plan(field, {name: at for at, name in enumerate(seeds)})
+
+
+def advance(working: Working) -> bool:
+    """Pair the next round while the current one has every result, or finish the event;
+    whether a round was paired that has live matches to create."""
+    paired_live = False
+    while working.status == EventStatus.RUNNING and working.decided(working.round):
+        if working.round >= working.setup.rounds:
+            working.status = EventStatus.FINISHED
+            break
+        number = working.round + 1
+        planned = plan(working, number)
+        if planned is None:
+            working.status = EventStatus.FINISHED  # no pairing without a rematch is left
+            break
+        bots = working.setup.kind == Kind.BOTS
+        status = PairingStatus.PLAYING if bots else PairingStatus.PENDING
+        for at, (white, black) in enumerate(planned.pairings, start=1):
+            working.put(
+                StoredPairing(round=number, table=at, white=white, black=black, status=status)
+            )
+        for name in planned.byes:
+            working.add_bye(number, name)
+        working.round = number
+        paired_live = paired_live or (bots and bool(planned.pairings))
+    return paired_live

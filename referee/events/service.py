@@ -1,0 +1,444 @@
+"""The events service (EVENTS.md): create and start an event, the results of its pairings
+(live matches that finish, records submitted and adjudicated, the host's awards), and the
+next round paired as soon as the current one has every result.
+
+Everything an event is lives in storage. Every change reads the event, changes it in
+memory (``Working``) and saves it with the version it read (``EventStore.save``); when
+another change came first it reads again. So a result arrives whichever worker sees it
+first, and a server restart loses nothing: a restarted worker settles the running events
+again (``settle``), and creates the live matches a round still lacks. Those are created
+outside the event's transaction, under a lease on the event (``LEASE_SECONDS``) taken in
+the change that paired the round, then attached in a change of their own; a worker that
+finds them attached by another aborts its own.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee.adjudication.budget import WorkLimits
+from referee.archive.submit import checked_match
+from referee.errors import ForbiddenError, NotFoundError
+from referee.events import errors
+from referee.events.live_matches import abort_matches, host_of, open_matches, outcome
+from referee.events.pairing import knockout_rounds, round_robin_rounds
+from referee.events.rated import rating_of
+from referee.events.results import awarded, decide, played, problem, rated_matches
+from referee.events.rounds import advance
+from referee.events.state import (
+    EventStatus,
+    Format,
+    Kind,
+    PairingStatus,
+    Working,
+    disputed,
+)
+from referee.rules.engine import CHOSEN, Engine
+from referee.rules.variants import find_variant
+from referee.scopes import Scope
+from referee.storage.model import EventSetup, Seeded, StoredEvent, StoredPairing, Token
+from referee.storage.stores import EventConflictError, Storage
+
+MAX_ATTEMPTS = 20
+LEASE_SECONDS = 30.0
+"""How long the worker that paired a round has to create its live matches before another
+worker may (after a crash, say)."""
+MIN_ENTRANTS, MAX_ENTRANTS = 2, 256
+
+
+# -- reading -----------------------------------------------------------------------------
+
+
+def load(storage: Storage, event_id: int) -> StoredEvent:
+    found = storage.events.get(event_id) if 0 < event_id < 2**63 else None
+    if found is None:
+        raise NotFoundError(f"no event with id {event_id}")
+    return found
+
+
+Change = Callable[[Working], None]
+"""Changes a freshly read event in memory (or raises)."""
+
+
+def _changed(storage: Storage, event_id: int, change: Change) -> Working:
+    """Read, change and save, again while another change got in first; the event as
+    saved (or as read, when the change left nothing to save)."""
+    for _ in range(MAX_ATTEMPTS):
+        working = Working(load(storage, event_id))
+        change(working)
+        if not working.dirty:
+            return working
+        try:
+            storage.events.save(working.change())
+        except EventConflictError:
+            continue
+        return working
+    raise errors.EventBusyError(f"event {event_id} kept changing; send the request again")
+
+
+def _host(working: Working, caller: Token) -> None:
+    if Scope.LIVE_HOST not in caller.scopes or caller.id != working.setup.host_token_id:
+        raise ForbiddenError(f"only the host who created event {working.id} may do this")
+
+
+# -- creating and starting ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventRequest:
+    """What ``POST /v1/events`` asks for (EVENTS.md §3)."""
+
+    name: str
+    variant: str
+    length: int
+    format: str
+    kind: str
+    entrants: tuple[str, ...]
+    options: dict[str, Any]
+    rounds: int | None = None
+    double: bool = False
+    move_seconds: int = 60
+    mirrored: bool = False
+    rated: bool = True
+
+
+def create(storage: Storage, host: Token, request: EventRequest) -> int:
+    """A new open event; 422 problems with stable codes for what cannot be held."""
+    entrants = request.entrants
+    if not MIN_ENTRANTS <= len(entrants) <= MAX_ENTRANTS:
+        raise errors.EntrantCountError(
+            f"an event has {MIN_ENTRANTS} to {MAX_ENTRANTS} entrants, not {len(entrants)}"
+        )
+    seen = [" ".join(name.split()).casefold() for name in entrants]
+    twice = sorted({name for name, key in zip(entrants, seen, strict=True) if seen.count(key) > 1})
+    if twice:
+        raise errors.DuplicateEntrantError(f"entered twice: {', '.join(twice)}", names=twice)
+    if request.mirrored and request.format == Format.KNOCKOUT:
+        raise errors.MirroredFormatError("a knockout cannot be mirrored: a pair may be drawn")
+    if request.mirrored and request.kind == Kind.RECORDS:
+        raise errors.MirroredFormatError("only a bots event is mirrored (the server's dice)")
+    if request.kind == Kind.BOTS:
+        _check_bots(storage, entrants)
+    variant = find_variant(request.variant)
+    options = variant.options_json(variant.options_with(request.options))
+    setup = EventSetup(
+        name=request.name,
+        variant=str(variant.id),
+        length=request.length,
+        options=options,
+        format=request.format,
+        rounds=_rounds(request),
+        double=request.double,
+        kind=request.kind,
+        entrants=entrants,
+        move_seconds=request.move_seconds,
+        mirrored=request.mirrored,
+        rated=request.rated,
+        host_token_id=host.id,
+    )
+    return storage.events.create(setup)
+
+
+def _check_bots(storage: Storage, entrants: tuple[str, ...]) -> None:
+    bots = {
+        token.name
+        for token in storage.tokens.all()
+        if Scope.PLAY in token.scopes and token.revoked_at is None
+    }
+    unknown = [name for name in entrants if name not in bots]
+    if unknown:
+        raise errors.UnknownBotError(
+            f"no bot token (scope play) is named {', '.join(unknown)}", names=unknown
+        )
+
+
+def _rounds(request: EventRequest) -> int:
+    count = len(request.entrants)
+    if request.double and request.format != Format.ROUND_ROBIN:
+        raise errors.RoundsError("double is for a round robin")
+    if request.format == Format.SWISS:
+        if request.rounds is None:
+            raise errors.RoundsError("a Swiss needs its number of rounds")
+        return request.rounds
+    computed = (
+        round_robin_rounds(count, request.double)
+        if request.format == Format.ROUND_ROBIN
+        else knockout_rounds(count)
+    )
+    if request.rounds is not None and request.rounds != computed:
+        raise errors.RoundsError(
+            f"a {request.format} of {count} has {computed} rounds, not {request.rounds}"
+        )
+    return computed
+
+
+def provisional_seeds(storage: Storage, setup: EventSetup) -> tuple[Seeded, ...]:
+    """The seed order if the event started now: rating high to low, then name."""
+    rated = [(rating_of(storage, setup.variant, name), name) for name in setup.entrants]
+    ordered = sorted(rated, key=lambda item: (-item[0], item[1]))
+    return tuple(Seeded(name, seed, rating) for seed, (rating, name) in enumerate(ordered, 1))
+
+
+def start(storage: Storage, event_id: int, host: Token, engine: Engine = CHOSEN) -> None:
+    """Seed the entrants and pair round 1; a bots event's live matches are created."""
+    stored = load(storage, event_id)
+    if stored.setup.kind == Kind.BOTS:
+        _check_bots(storage, stored.setup.entrants)
+    seeds = provisional_seeds(storage, stored.setup)
+
+    def started(working: Working) -> None:
+        _host(working, host)
+        if working.status != EventStatus.OPEN:
+            raise errors.EventStateError(f"event {event_id} is {working.status}, not open")
+        working.set_seeds(seeds)
+        working.status = EventStatus.RUNNING
+        if advance(working):
+            working.lease_until = time.time() + LEASE_SECONDS
+
+    working = _changed(storage, event_id, started)
+    if working.lease_until is not None:
+        create_live_matches(storage, event_id, held=True)
+
+
+# -- results -----------------------------------------------------------------------------
+
+
+def due(storage: Storage, event_id: int, waiting: dict[int, int] | None = None) -> bool:
+    """Whether a running event has anything to settle: a pairing without its live
+    matches, or one whose live match has ended (or passed its deadline). A live match
+    without a deadline is waiting or has ended; ``waiting`` (live id: version) names those
+    known to wait, which are not looked at again until their version changes."""
+    watched = storage.events.in_play(event_id)
+    if watched is None:
+        return False
+    if watched.unattached:
+        return True
+    seen = storage.live.versions(watched.live_ids)
+    now = time.time()
+    for live_id in watched.live_ids:
+        found = seen.get(live_id)
+        if found is None:
+            return True
+        if found.deadline is not None:
+            if now > found.deadline:
+                return True
+        elif waiting is None or waiting.get(live_id) != found.version:
+            return True
+    return False
+
+
+def waiting_matches(storage: Storage, event_id: int) -> dict[int, int]:
+    """The live matches of a running event's undecided pairings that have no deadline
+    (waiting for their bots), with their versions."""
+    watched = storage.events.in_play(event_id)
+    if watched is None:
+        return {}
+    seen = storage.live.versions(watched.live_ids)
+    return {i: found.version for i, found in seen.items() if found.deadline is None}
+
+
+def settle(storage: Storage, event_id: int, engine: Engine = CHOSEN) -> None:
+    """Take the results of the live matches that have finished and pair the next round
+    when the current one has every result (any worker, any time: idempotent); then
+    create the live matches the round still lacks."""
+    paired = False
+
+    def settled(working: Working) -> None:
+        nonlocal paired
+        if working.status != EventStatus.RUNNING:
+            return
+        if working.setup.kind == Kind.BOTS:
+            for pairing in working.in_round(working.round):
+                if pairing.status == PairingStatus.PLAYING and pairing.live_ids:
+                    _take_outcome(storage, working, pairing, engine)
+        paired = advance(working)
+        if paired:
+            working.lease_until = time.time() + LEASE_SECONDS
+
+    _changed(storage, event_id, settled)
+    create_live_matches(storage, event_id, held=paired)
+
+
+def _take_outcome(
+    storage: Storage, working: Working, pairing: StoredPairing, engine: Engine
+) -> None:
+    found = outcome(storage, pairing, engine)
+    if found is None:
+        return
+    if found.dispute is not None:
+        working.put(disputed(pairing, found.dispute, found.verdict_id))
+        return
+    working.put(decide(pairing, found.matches))
+    working.rated.extend(rated_matches(working.id, working.setup, pairing, found.matches))
+
+
+def create_live_matches(storage: Storage, event_id: int, held: bool = False) -> None:
+    """Create the live matches of the current round's pairings that have none yet: by the
+    worker that holds the event's lease (``held``), or by any once the lease has run out
+    (it takes the lease first). Then attach them, aborting those another worker made."""
+    watched = storage.events.in_play(event_id)
+    if watched is None or not watched.unattached:
+        return
+    if not held:
+        lease = watched.lease_until
+        if lease is not None and lease > time.time():
+            return  # another worker is creating them
+
+        def leased(working: Working) -> None:
+            if working.stored.version != watched.version:
+                raise EventConflictError(event_id)
+            working.lease_until = time.time() + LEASE_SECONDS
+
+        try:
+            _changed(storage, event_id, leased)
+        except (EventConflictError, errors.EventBusyError):
+            return  # someone changed it meanwhile: the next look decides
+    stored = load(storage, event_id)
+    host = host_of(storage, stored.setup)
+    made: dict[int, tuple[int, ...] | str] = {}
+    for pairing in stored.pairings:
+        waiting = pairing.round == stored.round and pairing.status == PairingStatus.PLAYING
+        if waiting and not pairing.live_ids:
+            made[pairing.table] = open_matches(storage, stored.setup, pairing, host)
+    _attach(storage, event_id, stored.round, made, host)
+
+
+def _attach(
+    storage: Storage,
+    event_id: int,
+    number: int,
+    made: dict[int, tuple[int, ...] | str],
+    host: Token,
+) -> None:
+    spare: list[int] = []
+
+    def attached(working: Working) -> None:
+        spare.clear()
+        for table, created in made.items():
+            pairing = working.find(number, table)
+            free = pairing is not None and pairing.status == PairingStatus.PLAYING
+            if pairing is None or not free or pairing.live_ids:
+                spare.extend(created if isinstance(created, tuple) else ())
+            elif isinstance(created, str):
+                working.put(disputed(pairing, created))
+            else:
+                working.put(replace(pairing, live_ids=created))
+        working.lease_until = None
+
+    try:
+        _changed(storage, event_id, attached)
+    except errors.EventBusyError:
+        spare = [i for created in made.values() if isinstance(created, tuple) for i in created]
+    abort_matches(storage, spare, host)
+
+
+@dataclass(frozen=True, slots=True)
+class Submitted:
+    """A record submitted for a pairing: the pairing after it, the stored match (its
+    verdict) and whether it was stored already."""
+
+    pairing: StoredPairing
+    match_id: int
+    duplicate: bool
+    verdict: dict[str, Any]
+
+
+def submit_record(
+    storage: Storage,
+    event_id: int,
+    number: int,
+    table: int,
+    text: str,
+    host: Token,
+    limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
+) -> Submitted:
+    """A records event's pairing gets its record, adjudicated as ``POST /v1/matches``
+    does (stored even when invalid): a valid record of the match gives the result; any
+    other leaves the pairing disputed with the verdict's id (and a record of other
+    players or of another length is then also a 422)."""
+    working = Working(load(storage, event_id))
+    _open_pairing(working, number, table, host, records=True)
+    setup = working.setup
+    match = checked_match(text, setup.options, True, setup.variant, limits, engine)
+    stored = storage.matches.store(match)
+    found = played(stored.id, match.verdict)
+    why: tuple[str, str] | None = None
+
+    def recorded(working: Working) -> None:
+        nonlocal why
+        pairing = _open_pairing(working, number, table, host, records=True)
+        for other in working.pairings.values():
+            if stored.id in other.match_ids:
+                raise errors.RecordInUseError(
+                    f"match {stored.id} is already the result of round {other.round},"
+                    f" table {other.table}"
+                )
+        why = problem(found, pairing, setup)
+        if why is not None:
+            working.put(disputed(pairing, why[1], stored.id))
+        else:
+            working.put(decide(pairing, [found]))
+            working.rated.extend(rated_matches(working.id, setup, pairing, [found]))
+        advance(working)
+
+    saved = _changed(storage, event_id, recorded)
+    pairing = saved.pairings[(number, table)]
+    if why is not None and why[0] in ("record_players", "record_length"):
+        refusal = (
+            errors.RecordPlayersError if why[0] == "record_players" else errors.RecordLengthError
+        )
+        raise refusal(why[1], match_id=stored.id, pairing_status=pairing.status)
+    return Submitted(pairing, stored.id, stored.duplicate, match.verdict)
+
+
+def _open_pairing(
+    working: Working, number: int, table: int, host: Token, records: bool = False
+) -> StoredPairing:
+    """The pairing a record or an award is for, which must exist and have no result."""
+    _host(working, host)
+    if records and working.setup.kind != Kind.RECORDS:
+        raise errors.WrongKindError("a bots event's matches are played live, not submitted")
+    if working.status != EventStatus.RUNNING:
+        raise errors.EventStateError(f"event {working.id} is {working.status}, not running")
+    pairing = working.find(number, table)
+    if pairing is None:
+        raise errors.UnknownPairingError(
+            f"event {working.id} has no table {table} in round {number}"
+        )
+    if pairing.status == PairingStatus.FINISHED:
+        raise errors.PairingDecidedError(f"round {number}, table {table} has its result already")
+    return pairing
+
+
+def award(
+    storage: Storage,
+    event_id: int,
+    number: int,
+    table: int,
+    side: str,
+    reason: str,
+    host: Token,
+) -> StoredPairing:
+    """The host decides a pairing (termination ``award``): it counts for standings, not
+    for ratings. A live match of it still in play is aborted."""
+    live_ids: tuple[int, ...] = ()
+    paired = False
+
+    def decided(working: Working) -> None:
+        nonlocal live_ids, paired
+        pairing = _open_pairing(working, number, table, host)
+        live_ids = pairing.live_ids
+        working.put(awarded(pairing, side, reason, working.setup))
+        paired = advance(working)
+        if paired:
+            working.lease_until = time.time() + LEASE_SECONDS
+
+    saved = _changed(storage, event_id, decided)
+    if live_ids:
+        abort_matches(storage, live_ids, host_of(storage, saved.setup))
+    create_live_matches(storage, event_id, held=paired)
+    return saved.pairings[(number, table)]

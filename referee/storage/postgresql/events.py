@@ -1,0 +1,98 @@
+"""Events in PostgreSQL: SQLite's tables and reads (``sqlite/events.py``), column for
+column. A change checks the version it read in the statement that updates the event's
+row, as live matches do. The announcements to the bots and the ratings' ledger are read
+by ``seq`` (``after_seq``): so that a reader never sees a later ``seq`` committed before
+an earlier one, every write that hands out a ``seq`` holds one transaction-level advisory
+lock (``SEQ_LOCK``): they commit in the order of their numbers, as SQLite's one writer
+does."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import psycopg
+from psycopg.rows import DictRow
+
+from referee.storage.model import EventChange, EventSetup
+from referee.storage.postgresql.database import Database, marked
+from referee.storage.shared import timestamp
+from referee.storage.sqlite.events import SETUP_COLUMNS, EventReads, Many, save_rows
+from referee.storage.stores import EventConflictError
+
+SEQ_LOCK = 0x6E617264_79000002
+"""The advisory lock of the writes that number announcements and ledger entries."""
+
+
+class PostgresEvents(EventReads):
+    """The event store."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.writer = database
+
+    def create(self, setup: EventSetup) -> int:
+        stamp = timestamp()
+        row: dict[str, object] = {name: getattr(setup, name) for name in SETUP_COLUMNS}
+        row.update(
+            options=json.dumps(setup.options),
+            double=setup.double,
+            mirrored=setup.mirrored,
+            rated=setup.rated,
+            host_token_id=setup.host_token_id,
+            status="open",
+            round=0,
+            version=0,
+            lease_until=None,
+            created_at=stamp,
+            updated_at=stamp,
+        )
+        marks = ", ".join("%s" for _ in row)
+        with self.writer.writing() as connection:
+            created = connection.execute(
+                f"INSERT INTO events ({', '.join(row)}) VALUES ({marks}) RETURNING id",
+                list(row.values()),
+            ).fetchone()
+            assert created is not None
+            event_id = int(created["id"])
+            many(connection)(
+                "INSERT INTO event_entrants (event_id, position, name) VALUES (?, ?, ?)",
+                [(event_id, at, name) for at, name in enumerate(setup.entrants, start=1)],
+            )
+        return event_id
+
+    def save(self, change: EventChange) -> None:
+        with self.writer.writing() as connection:
+            connection.execute("SELECT pg_advisory_xact_lock(%s)", [SEQ_LOCK])
+            checked = connection.execute(
+                "UPDATE events SET status = %s, round = %s, version = %s, lease_until = %s,"
+                " updated_at = %s WHERE id = %s AND version = %s",
+                [
+                    change.status,
+                    change.round,
+                    change.version + 1,
+                    change.lease_until,
+                    timestamp(),
+                    change.event_id,
+                    change.version,
+                ],
+            )
+            if checked.rowcount != 1:
+                raise EventConflictError(change.event_id)  # rolls the transaction back
+            save_rows(many(connection), change)
+
+
+def many(connection: psycopg.Connection[DictRow]) -> Many:
+    """SQLite's ``executemany`` on a PostgreSQL connection (``?`` marks)."""
+
+    def run(sql: str, rows: list[tuple[Any, ...]]) -> None:
+        if rows:
+            with connection.cursor() as cursor:
+                cursor.executemany(marked(sql), rows)
+
+    return run
+
+
+def one(connection: psycopg.Connection[DictRow]) -> Any:
+    """One statement (``?`` marks) on a PostgreSQL connection."""
+    return lambda sql, arguments: connection.execute(marked(sql), arguments)
