@@ -302,3 +302,6 @@ def live_match(live_id: int) -> str:
         actions=[action_words(action, players) for action in done],
         last_roll=action_words(rolls[-1], players) if rolls else None,
     )
+
+
+from referee.web import events as events  # noqa: E402  (registers the events pages)
