@@ -2,9 +2,10 @@
 
 ``loaded(schema, data)`` answers exactly what ``schema().load(data)`` answers. For the
 common body (every field a string, a strict integer or an object of the kinds below,
-within its limits, no unknown key) a plan made once from the schema's own fields gives the same dict without
-marshmallow's per-call machinery; anything else (a missing field, a wrong type, a schema
-with hooks) goes to marshmallow, which words every error. A test holds the two equal.
+within its limits, no unknown key) a plan made once from the schema's own fields gives
+the same dict without marshmallow's per-call machinery; anything else (a missing field, a
+wrong type, a schema with hooks) goes to marshmallow, which words every error. A test
+holds the two equal.
 
 A refusal is marshmallow's ``ValidationError`` with its texts cut to a few hundred
 characters (a field name is client input too) and ``kwargs["query"]``, the fields that
