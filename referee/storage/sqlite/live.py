@@ -52,7 +52,9 @@ class SqliteLive:
             )
             live_id = cursor.lastrowid
             assert live_id is not None and progress.state is not None
-            _append(connection, live_id, 0, progress.ply, (), progress.state)
+            connection.execute(
+                queries.LIVE_APPEND, _log_row(live_id, 0, progress.ply, (), progress.state)
+            )
         return live_id
 
     def get(self, live_id: int) -> StoredLive | None:
@@ -87,39 +89,36 @@ class SqliteLive:
 
     def save(self, change: LiveChange) -> int | None:
         live_id = change.live_id
+        version = change.version + 1
+        # Everything but the statements is made before the write lock is taken: the live
+        # writers queue on it, so its time is the live path's ceiling.
+        updates = {
+            **progress_columns(change.progress),
+            "version": version,
+            "updated_at": timestamp(),
+        }
+        state = change.progress.state
+        logged = None
+        if state is not None:
+            updates["state_version"] = version
+            logged = _log_row(live_id, version, change.progress.ply, change.entries, state)
+        assignments = ", ".join(f"{name} = ?" for name in updates)
+        update = f"UPDATE live_matches SET {assignments} WHERE id = ? AND version = ?"
+        throws = [(live_id, t.k, t.dice[0], t.dice[1], t.game, t.use) for t in change.new_throws]
         with self.database.writing(live=True) as connection:
-            version = change.version + 1
-            updates = {
-                **progress_columns(change.progress),
-                "version": version,
-                "updated_at": timestamp(),
-            }
-            state = change.progress.state
-            if state is not None:
-                updates["state_version"] = version
-            assignments = ", ".join(f"{name} = ?" for name in updates)
-            checked = connection.execute(
-                f"UPDATE live_matches SET {assignments} WHERE id = ? AND version = ?",
-                (*updates.values(), live_id, change.version),
-            )
+            checked = connection.execute(update, (*updates.values(), live_id, change.version))
             if checked.rowcount != 1:
                 raise LiveConflictError(live_id)  # rolls the transaction back
-            if state is not None:
-                _append(connection, live_id, version, change.progress.ply, change.entries, state)
+            if logged is not None:
+                connection.execute(queries.LIVE_APPEND, logged)
             match_id = None
             if change.record is not None:
                 match_id = insert_match(connection, change.record).id
                 connection.execute(
                     "UPDATE live_matches SET match_id = ? WHERE id = ?", [match_id, live_id]
                 )
-            if change.new_throws:
-                connection.executemany(
-                    queries.LIVE_THROW,
-                    [
-                        (live_id, t.k, t.dice[0], t.dice[1], t.game, t.use)
-                        for t in change.new_throws
-                    ],
-                )
+            if throws:
+                connection.executemany(queries.LIVE_THROW, throws)
         return match_id
 
     def refresh_deadlines(self, now: float) -> int:
@@ -145,16 +144,8 @@ def _refresh(connection: sqlite3.Connection, now: float) -> int:
     return connection.execute(queries.LIVE_REFRESH, (now,)).rowcount
 
 
-def _append(
-    connection: sqlite3.Connection,
-    live_id: int,
-    version: int,
-    ply: int,
-    entries: Sequence[Json],
-    state: Json,
-) -> None:
+def _log_row(
+    live_id: int, version: int, ply: int, entries: Sequence[Json], state: Json
+) -> tuple[object, ...]:
     """A row of the match's log: the entries a change added and the state after it."""
-    connection.execute(
-        "INSERT INTO live_log (live_id, version, ply, entries, state) VALUES (?, ?, ?, ?, ?)",
-        (live_id, version, ply, json.dumps(list(entries)), json.dumps(state)),
-    )
+    return (live_id, version, ply, json.dumps(list(entries)), json.dumps(state))
