@@ -1,8 +1,11 @@
 """``copy-archive FROM TO``: an archive moved between backends (SQLite and PostgreSQL, either
 way), every table row for row with its ids (matches, kept derived results, tokens as their
-hashes, live matches with their logs and throws), into an empty archive in one
+hashes, live matches with their logs and throws; events with their entrants, pairings,
+byes and the announcements of their live matches to the bots; the ratings' ledger and
+the ratings kept from it with each name's history), into an empty archive in one
 transaction, then verified: each table's rows counted and checksummed on both sides, and
-printed. The runs of ``recheck`` are progress, not archive, and are not copied.
+printed. What is not archive is not copied (``referee.storage.tables.NOT_ARCHIVE``: the
+runs of ``recheck``, the service's clock, the claims on computations).
 
 Copy an archive no server is writing to: the source is read again to verify the copy, so a
 change made meanwhile is found (exit 1), never copied in part unseen.

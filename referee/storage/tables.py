@@ -2,8 +2,8 @@
 ``nardy-referee copy-archive`` moves between backends and checks by count and checksum.
 
 Each table's columns are given in the order a ``TableStore`` reads and loads them, with
-the order of its rows (``ORDER``). A table that a new store adds goes here too. The runs of
-``recheck`` are progress, not archive, and are not copied.
+the order of its rows (``ORDER``). A table that a new store adds goes here too, or, when it
+is not archive, in ``NOT_ARCHIVE`` (the runs of ``recheck``, for one, are progress).
 """
 
 from __future__ import annotations
@@ -30,10 +30,38 @@ TABLES: dict[str, tuple[str, ...]] = {
     ),
     "live_throws": ("live_id", "k", "die1", "die2", "game", "use"),
     "live_log": ("live_id", "version", "ply", "entries", "state"),
+    "events": (
+        "id", "name", "variant", "length", "options", "format", "rounds", "double", "kind",
+        "move_seconds", "mirrored", "rated", "host_token_id", "status", "round", "version",
+        "lease_until", "created_at", "updated_at",
+    ),
+    "event_entrants": ("event_id", "position", "name", "seed", "rating"),
+    "event_pairings": (
+        "event_id", "round", "table_no", "white", "black", "status", "live_ids", "match_ids",
+        "winner", "points_w", "points_b", "termination", "terminations", "draw", "award",
+        "verdict_id", "dispute",
+    ),
+    "event_byes": ("event_id", "round", "name"),
+    "event_live": ("seq", "live_id", "event_id", "round", "table_no", "white", "black"),
+    "rated_matches": (
+        "seq", "match_id", "event_id", "variant", "white", "black", "winner", "length",
+    ),
+    "ratings": ("variant", "name", "rating", "experience", "matches"),
+    "rating_history": ("variant", "name", "match_id", "event_id", "before", "after"),
+    "rating_marks": ("variant", "through_seq", "last_match_id"),
 }  # fmt: skip
 """Every table, in the order they are loaded (a row's references first)."""
 
-BOOLEAN_COLUMNS = frozenset({("matches", "valid"), ("live_matches", "mirrored")})
+BOOLEAN_COLUMNS = frozenset(
+    {
+        ("matches", "valid"),
+        ("live_matches", "mirrored"),
+        ("events", "double"),
+        ("events", "mirrored"),
+        ("events", "rated"),
+        ("event_pairings", "draw"),
+    }
+)
 """Columns that are booleans (SQLite stores 0 and 1)."""
 ORDER = {
     "matches": "id",
@@ -42,14 +70,45 @@ ORDER = {
     "live_matches": "id",
     "live_throws": "live_id, k",
     "live_log": "live_id, version",
+    "events": "id",
+    "event_entrants": "event_id, position",
+    "event_pairings": "event_id, round, table_no",
+    "event_byes": "event_id, round, name",
+    "event_live": "seq",
+    "rated_matches": "seq",
+    "ratings": "variant, name",
+    "rating_history": "variant, name, match_id",
+    "rating_marks": "variant",
 }
 """How each table's rows are ordered (None: by the order they were written)."""
 COUNTS = " UNION ALL ".join(
     f"SELECT '{table}' AS name, count(*) AS n FROM {table}" for table in TABLES
 )
 """The rows of every table, as (name, n)."""
-IDENTITIES = ("matches", "tokens", "live_matches")
-"""The tables whose ids a backend hands out (a copy keeps them, then goes on after them)."""
+IDENTITIES = {
+    "matches": "id",
+    "tokens": "id",
+    "live_matches": "id",
+    "events": "id",
+    "event_live": "seq",
+    "rated_matches": "seq",
+}
+"""The tables whose ids (or numbers, ``seq``) a backend hands out, each with its column: a
+copy keeps them, then goes on after them."""
+NOT_ARCHIVE = frozenset(
+    {
+        *("recheck_runs", "recheck_batches", "recheck_done"),
+        *("live_clock", "derived_claims"),
+        *("_sqlite_migrations", "referee_migrations"),
+        *(f"matches_fts{shadow}" for shadow in ("", "_config", "_data", "_docsize", "_idx")),
+    }
+)
+"""The tables of a backend's schema that are not archive, and are not copied: the runs of
+``recheck`` (progress), the service's clock and the claims on computations (of the
+serving instances, not of the archive), the migrations applied (each backend's own, made
+by preparing the target), SQLite's text search of the matches (FTS5 and its shadow
+tables, made again by its triggers as the matches are loaded). Every other table of
+either schema is in ``TABLES`` (tests/storage/test_tables.py checks it)."""
 
 
 def plain(table: str, row: Iterable[object]) -> TableRow:

@@ -47,7 +47,10 @@ class PostgresTables:
         with self.database.writing() as connection:
             for table, columns in TABLES.items():
                 names = list(columns) + (["search"] if table == "matches" else [])
-                statement = sql.SQL("INSERT INTO {} ({}) VALUES ({})").format(
+                # the ids kept: an identity GENERATED ALWAYS (event_live's and
+                # rated_matches' seq) takes a value given only when told to
+                overriding = "OVERRIDING SYSTEM VALUE " if table in IDENTITIES else ""
+                statement = sql.SQL("INSERT INTO {} ({}) " + overriding + "VALUES ({})").format(
                     sql.Identifier(table),
                     sql.SQL(", ").join(map(sql.Identifier, names)),
                     sql.SQL(", ").join(sql.Placeholder() for _ in names),
@@ -61,12 +64,17 @@ class PostgresTables:
                             batch = []
                     if batch:
                         cursor.executemany(statement, batch)
-            for table in IDENTITIES:
+            for table, column in IDENTITIES.items():
                 connection.execute(
                     sql.SQL(
-                        "SELECT setval(pg_get_serial_sequence({}, 'id'),"
-                        " coalesce((SELECT max(id) FROM {}), 0) + 1, false)"
-                    ).format(sql.Literal(table), sql.Identifier(table))
+                        "SELECT setval(pg_get_serial_sequence({}, {}),"
+                        " coalesce((SELECT max({}) FROM {}), 0) + 1, false)"
+                    ).format(
+                        sql.Literal(table),
+                        sql.Literal(column),
+                        sql.Identifier(column),
+                        sql.Identifier(table),
+                    )
                 )
 
 
