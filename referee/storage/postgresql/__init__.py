@@ -26,6 +26,7 @@ from referee.storage.postgresql import database as _database
 from referee.storage.postgresql import text
 from referee.storage.postgresql.database import Database, Pool, unreachable
 from referee.storage.postgresql.derived import PostgresDerived
+from referee.storage.postgresql.feed import feed, stop_feeds
 from referee.storage.postgresql.live import PostgresLive
 from referee.storage.postgresql.matches import PostgresMatches
 from referee.storage.postgresql.migrations import prepare
@@ -99,8 +100,9 @@ def pool(url: str) -> Pool:
 
 
 def close_pools(url: str | None = None) -> None:
-    """Close this process's pool for ``url`` (every pool when None): before the database
-    is dropped, say, or at the end of a test."""
+    """Close this process's pool for ``url`` (every pool when None), and stop its change
+    feed: before the database is dropped, say, or at the end of a test."""
+    stop_feeds(url)
     with _lock:
         urls = list(_pools) if url is None else [url] if url in _pools else []
         closing = [_pools.pop(each) for each in urls]
@@ -134,4 +136,5 @@ def open_storage(url: str) -> Storage:
         rechecks=PostgresRechecks(database),
         tables=PostgresTables(database),
         connection=_Pooled(database),
+        feed=feed(url),
     )

@@ -160,6 +160,21 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         """,
     ),
+    (
+        # The change feed (feed.py): every new version of a live match is announced to the
+        # listeners in the transaction that makes it, as "live ID VERSION".
+        "0004_live_notify",
+        """
+        CREATE FUNCTION live_matches_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_notify('nardy_referee_changes', 'live ' || NEW.id || ' ' || NEW.version);
+            RETURN NULL;
+        END
+        $$;
+        CREATE TRIGGER live_matches_notify AFTER INSERT OR UPDATE OF version ON live_matches
+            FOR EACH ROW EXECUTE FUNCTION live_matches_notify();
+        """,
+    ),
 )
 
 

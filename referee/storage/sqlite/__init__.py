@@ -14,6 +14,7 @@ from pathlib import Path
 
 from referee.storage.sqlite.database import Database
 from referee.storage.sqlite.derived import SqliteDerived
+from referee.storage.sqlite.feed import feed
 from referee.storage.sqlite.live import SqliteLive
 from referee.storage.sqlite.matches import SqliteMatches
 from referee.storage.sqlite.rechecks import SqliteRechecks
@@ -84,4 +85,5 @@ def open_storage(path: Path) -> Storage:
         rechecks=SqliteRechecks(database),
         tables=SqliteTables(database),
         connection=_Lent(database, key),
+        feed=feed(path),
     )
