@@ -13,7 +13,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 
-.PHONY: install native native-check fuzz test lint serve bench openapi browser gnubg postgresql \
+.PHONY: install native native-check fuzz test lint serve bench openapi browser gnubg postgresql haproxy \
 	screenshots clean
 
 $(STAMP): pyproject.toml
@@ -94,6 +94,11 @@ gnubg:
 # postgres user in a temporary cluster of their own).
 postgresql:
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update && apt-get install -y postgresql)
+
+# Debian's HAProxy for benchmarks/topology.py (the balancer in front of several instances;
+# deploy/haproxy.cfg is the setup it measures).
+haproxy:
+	command -v haproxy >/dev/null || test -x /usr/sbin/haproxy || (apt-get update && apt-get install -y haproxy)
 
 screenshots: $(STAMP) browser
 	$(BIN)/python scripts/board_screenshots.py

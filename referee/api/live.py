@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -184,12 +183,12 @@ def stream_live(live_id: int) -> Response:
     holder = _stream_holder()
     live.state(storage(), live_id)  # 404 before the stream starts
     guard = admit_stream(f"live/{live_id}", holder)  # 429 / 503 when full
-    location, board = current_app.config["DATABASE"], current_app.extensions["live_board"]
+    location = current_app.config["DATABASE"]
 
     def lines(check: StreamGuard) -> Iterator[str]:
         watching = open_storage(location)  # its own: the stream outlives the request
         try:
-            for state in stream.watch(watching, live_id, board, check):
+            for state in stream.watch(watching, live_id, check):
                 yield "\n" if state is None else json.dumps(state) + "\n"
         finally:
             watching.close()
@@ -255,10 +254,7 @@ def abort_live(live_id: int) -> dict[str, Any]:
 
 
 def init_live(app: Flask) -> None:
-    """After a (re)start the player to act in each match in play gets a fresh full time.
-    ``NARDY_REFEREE_LIVE_POLL``: how often (seconds) a stream looks for a change."""
-    poll = os.environ.get("NARDY_REFEREE_LIVE_POLL", str(stream.STREAM_POLL_SECONDS))
-    app.extensions["live_board"] = stream.ChangeBoard(app.config["DATABASE"], float(poll))
+    """After a (re)start the player to act in each match in play gets a fresh full time."""
     if not prepared(app):
         return  # the first beat of the live clock will give the fresh time (service.py)
     starting = open_storage(app.config["DATABASE"])

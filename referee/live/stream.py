@@ -1,10 +1,9 @@
-"""Following live matches as they change (LIVE.md §2, the stream): one poller per process
-wakes every stream whose match changed."""
+"""Following live matches as they change (LIVE.md §2, the stream): a stream reads its
+match, then waits on the storage's change feed (``ChangeFeed``: SQLite's polls, PostgreSQL's
+listens to the changes every instance makes) for another version, or for its deadline."""
 
 from __future__ import annotations
 
-import os
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any, Protocol
@@ -12,71 +11,13 @@ from typing import Any, Protocol
 from referee.errors import ArchiveBusyError, NotReadyError
 from referee.live.model import LiveMatch
 from referee.live.service import current, state_json
-from referee.storage import Location, open_storage
-from referee.storage.errors import StorageError
-from referee.storage.model import LiveVersion
+from referee.storage.model import LIVE_TOPIC
 from referee.storage.stores import Storage
 
-STREAM_POLL_SECONDS = 0.1
 KEEPALIVE_SECONDS = 10.0
-GONE = LiveVersion(-1, None)
-"""What the poller sees of a match that is not there: a version no match has."""
-
-
-class ChangeBoard:
-    """Wakes the streams of one process when their match changes: a single thread polls
-    the versions and deadlines of the matches being watched (two columns each), so an
-    idle stream costs a sleeping thread, not a query per poll."""
-
-    def __init__(self, location: Location, poll: float = STREAM_POLL_SECONDS) -> None:
-        self.location = location
-        self.poll = poll
-        self.lock = threading.Lock()
-        self.watchers: dict[int, list[tuple[int, threading.Event, bool]]] = {}
-        self.poller_pid: int | None = None
-
-    def wait(self, live_id: int, version: int, timeout: float, deadline: bool = True) -> bool:
-        """Whether the match left ``version`` (or, with ``deadline``, passed its deadline)
-        within ``timeout``."""
-        event = threading.Event()
-        entry = (version, event, deadline)
-        with self.lock:
-            if self.poller_pid != os.getpid():  # started lazily, in the serving process
-                self.poller_pid = os.getpid()
-                threading.Thread(target=self._poll, daemon=True).start()
-            self.watchers.setdefault(live_id, []).append(entry)
-        try:
-            return event.wait(timeout)
-        finally:
-            with self.lock:
-                self.watchers[live_id].remove(entry)
-                if not self.watchers[live_id]:
-                    del self.watchers[live_id]
-
-    def _poll(self) -> None:
-        storage = open_storage(self.location)
-        try:
-            while True:
-                time.sleep(self.poll)
-                with self.lock:
-                    watched = list(self.watchers)
-                if not watched:
-                    continue
-                try:
-                    seen = storage.live.versions(watched)
-                except (ArchiveBusyError, NotReadyError, StorageError):
-                    continue  # a busy or briefly unavailable archive: look again
-                now = time.time()
-                with self.lock:
-                    for live_id, entries in self.watchers.items():
-                        found = seen.get(live_id, GONE)
-                        version, deadline = found.version, found.deadline
-                        late = deadline is not None and now > deadline
-                        for expected, event, at_deadline in entries:
-                            if version != expected or (at_deadline and late):
-                                event.set()
-        finally:
-            storage.close()
+OUTAGE_LOOK_SECONDS = 1.0
+"""While the archive cannot be read (busy, its server restarting), how often a stream
+tries again: the stream goes on (keepalive lines) rather than ending."""
 
 
 class StreamCheck(Protocol):
@@ -103,36 +44,43 @@ class _Always:
 
 
 def watch(
-    storage: Storage, live_id: int, board: ChangeBoard, check: StreamCheck | None = None
+    storage: Storage, live_id: int, check: StreamCheck | None = None
 ) -> Iterator[dict[str, Any] | None]:
-    """The state now and after every change; None after ``KEEPALIVE_SECONDS`` of quiet;
-    ends after a finished or aborted state (LIVE.md §2), or as soon as ``check`` says the
-    stream may not go on (a revoked token, a worker stopping)."""
+    """The state now and after every change; None after ``KEEPALIVE_SECONDS`` without a
+    line; ends after a finished or aborted state (LIVE.md §2), or as soon as ``check`` says
+    the stream may not go on (a revoked token, a worker stopping). The match is read again
+    whenever the feed says it may have changed, its deadline passes, or a keepalive is
+    due (so that nothing a feed could miss waits longer), and, while the archive cannot be
+    read, every ``OUTAGE_LOOK_SECONDS``: the first reading's error is the caller's (a
+    404), later ones are waited out."""
     check = check or _Always()
-    shown = None
-    quiet = 0.0
+    shown: int | None = None
+    match: LiveMatch | None = current(storage, live_id)
+    last_line = time.monotonic()
     while True:
-        match = current(storage, live_id)
-        if match.version != shown:
-            shown, quiet = match.version, 0.0
+        if match is not None and match.version != shown:
+            shown = match.version
             state = state_json(match)
+            last_line = time.monotonic()
             yield state
             if state["status"] in LiveMatch.ENDED:
                 return
-        # a deadline passed but not applied (the clock is suspended): wake on changes only,
-        # and look again every SUSPENDED_LOOK_SECONDS
-        late = match.deadline is not None and time.time() > match.deadline
-        while True:
-            if not check.alive(storage):
-                return
-            wait = check.wait_seconds(KEEPALIVE_SECONDS - quiet)
-            if late:
-                wait = min(wait, SUSPENDED_LOOK_SECONDS)
-            if board.wait(live_id, match.version, wait, deadline=not late):
-                break
-            quiet += wait
-            if quiet >= KEEPALIVE_SECONDS:
-                yield None
-                quiet = 0.0
-            if late:
-                break
+        if not check.alive(storage):
+            return
+        wait = check.wait_seconds(last_line + KEEPALIVE_SECONDS - time.monotonic())
+        if match is None:
+            wait = min(wait, OUTAGE_LOOK_SECONDS)
+            time.sleep(max(wait, 0.0))
+        else:
+            if match.deadline is not None:
+                late = match.deadline - time.time()
+                # past it but not applied (the clock is suspended): look again now and then
+                wait = min(wait, late + 0.01 if late > 0 else SUSPENDED_LOOK_SECONDS)
+            storage.feed.wait(LIVE_TOPIC, live_id, match.version, wait)
+        if time.monotonic() - last_line >= KEEPALIVE_SECONDS:
+            last_line = time.monotonic()
+            yield None
+        try:
+            match = current(storage, live_id)
+        except (ArchiveBusyError, NotReadyError):
+            match = None  # a busy or restarting archive: wait it out

@@ -4,7 +4,7 @@ backend, so no caller ever reads a column name or a driver's row."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 Json: TypeAlias = Any
 """A JSON document as ``json.loads`` gives it (kept results: replays, verdicts)."""
@@ -187,6 +187,16 @@ class LiveVersion:
 
     version: int
     deadline: float | None
+
+
+# -- the change feed -----------------------------------------------------------------------
+
+Topic: TypeAlias = Literal["live"]
+"""What a change feed follows: a counter per key that every change moves up (``"live"``: a
+live match's version, keyed by its id)."""
+LIVE_TOPIC: Topic = "live"
+GONE = -1
+"""The counter of a key that is not there (no such live match): below every counter."""
 
 
 # -- bulk re-checks ------------------------------------------------------------------------

@@ -11,6 +11,7 @@ by ``LiveStore.save``.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ from referee.storage.model import (
     StoredMatch,
     Throw,
     Token,
+    Topic,
 )
 
 
@@ -267,6 +269,26 @@ class TableStore(Protocol):
         ``tables.TABLES`` and keeping every id, in one transaction."""
 
 
+class ChangeFeed(Protocol):
+    """How a process learns that storage changed, whoever changed it (another worker, an
+    instance on another host): every change moves a counter up, named by a ``Topic`` and a
+    key (a live match's version, by its id), and the feed wakes those waiting on it. One
+    feed per process and storage, shared by all its ``Storage``s; a waiter holds no
+    connection. SQLite's polls the counters being waited on (``sqlite/feed.py``);
+    PostgreSQL's listens on one connection of its own to the ``NOTIFY`` each change sends
+    in its transaction, carrying the topic, the key and the counter only
+    (``postgresql/feed.py``). Either way the waiter reads the rows afterwards, itself.
+
+    What a caller does: read (a live match, say), then ``wait`` with the counter it read;
+    on True read again (nothing may have moved: wait again), on False it was quiet."""
+
+    def wait(self, topic: Topic, key: int, seen: int, timeout: float) -> bool:
+        """Whether the counter of ``key`` moved from ``seen`` within ``timeout`` seconds.
+        True too whenever the feed may have missed a change since the caller's thread last
+        asked (it has just started, or lost storage and found it again): the caller reads
+        again. False: nothing moved in ``timeout``."""
+
+
 class Connection(Protocol):
     """What a backend's connection answers for beyond its stores."""
 
@@ -297,6 +319,7 @@ class Storage:
     connection: Connection
     events: EventStore
     ratings: RatingStore
+    feed: ChangeFeed
 
     def ready(self) -> None:
         """Read from storage; raises when it cannot be read (``Connection.ready``)."""
@@ -305,3 +328,75 @@ class Storage:
     def close(self) -> None:
         """Give the connection back; the stores are not used afterwards."""
         self.connection.close()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Waiter:
+    """One waiter of a change feed: the counter it waits on, the value it saw."""
+
+    topic: Topic
+    key: int
+    seen: int
+    event: threading.Event
+
+    def wait(self, timeout: float) -> bool:
+        return self.event.wait(max(timeout, 0.0))
+
+
+class FeedWaiters:
+    """The waiting side of a change feed, the same on every backend: who waits on which
+    counter, and from which value; woken by what the backend learns (``moved``) or all at
+    once (``wake_all``: the feed cannot tell what it missed)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.waiting: dict[tuple[Topic, int], list[Waiter]] = {}
+
+    def enter(self, topic: Topic, key: int, seen: int) -> Waiter:
+        """Wait from now on the counter of ``key`` (``Waiter.wait``, then ``leave``)."""
+        waiter = Waiter(topic, key, seen, threading.Event())
+        with self.lock:
+            self.waiting.setdefault((topic, key), []).append(waiter)
+        return waiter
+
+    def leave(self, waiter: Waiter) -> None:
+        with self.lock:
+            entries = self.waiting[(waiter.topic, waiter.key)]
+            entries.remove(waiter)
+            if not entries:
+                del self.waiting[(waiter.topic, waiter.key)]
+
+    def wait(self, topic: Topic, key: int, seen: int, timeout: float) -> bool:
+        """Sleep until ``moved`` gives the counter of ``key`` another value than ``seen``,
+        or ``wake_all`` (True), or ``timeout`` passes (False)."""
+        waiter = self.enter(topic, key, seen)
+        try:
+            return waiter.wait(timeout)
+        finally:
+            self.leave(waiter)
+
+    def keys(self) -> dict[Topic, list[int]]:
+        """The keys waited on now, by topic."""
+        found: dict[Topic, list[int]] = {}
+        with self.lock:
+            for topic, key in self.waiting:
+                found.setdefault(topic, []).append(key)
+        return found
+
+    def moved(self, topic: Topic, key: int, counter: int) -> None:
+        """The counter of ``key`` is ``counter`` now: wake those who saw another value."""
+        with self.lock:
+            for waiter in self.waiting.get((topic, key), ()):
+                if waiter.seen != counter:
+                    waiter.event.set()
+
+    def wake_all(self) -> None:
+        """Wake every waiter: each reads again."""
+        with self.lock:
+            for entries in self.waiting.values():
+                for waiter in entries:
+                    waiter.event.set()
+
+    def __len__(self) -> int:
+        with self.lock:
+            return len(self.waiting)

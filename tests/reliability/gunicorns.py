@@ -111,8 +111,8 @@ def status_and_body(answer: bytes) -> tuple[int, dict[str, str], bytes]:
 def open_stream(
     port: int, path: str, source: str = "127.0.0.1", token: str | None = None, rcvbuf: int = 0
 ) -> tuple[socket.socket | None, int, bytes]:
-    """Open ``GET path`` from ``source`` and read its status: (the socket, left open, when
-    200; the status; the body of a refusal)."""
+    """Open ``GET path`` from ``source`` and read its status: (the socket, left open when
+    200, the stream's body unread; the status; the body of a refusal)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     if rcvbuf:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
@@ -122,8 +122,8 @@ def open_stream(
     auth = f"Authorization: Bearer {token}\r\n" if token else ""
     sock.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n{auth}\r\n".encode())
     head = b""
-    while b"\r\n\r\n" not in head:
-        chunk = sock.recv(1 if rcvbuf else 4096)
+    while b"\r\n\r\n" not in head:  # a byte at a time: what follows the head stays unread
+        chunk = sock.recv(1)
         if not chunk:
             break
         head += chunk

@@ -27,6 +27,7 @@ from referee.storage.postgresql import text
 from referee.storage.postgresql.database import Database, Pool, unreachable
 from referee.storage.postgresql.derived import PostgresDerived
 from referee.storage.postgresql.events import PostgresEvents
+from referee.storage.postgresql.feed import feed, stop_feeds
 from referee.storage.postgresql.live import PostgresLive
 from referee.storage.postgresql.matches import PostgresMatches
 from referee.storage.postgresql.migrations import prepare
@@ -101,8 +102,9 @@ def pool(url: str) -> Pool:
 
 
 def close_pools(url: str | None = None) -> None:
-    """Close this process's pool for ``url`` (every pool when None): before the database
-    is dropped, say, or at the end of a test."""
+    """Close this process's pool for ``url`` (every pool when None), and stop its change
+    feed: before the database is dropped, say, or at the end of a test."""
+    stop_feeds(url)
     with _lock:
         urls = list(_pools) if url is None else [url] if url in _pools else []
         closing = [_pools.pop(each) for each in urls]
@@ -138,4 +140,5 @@ def open_storage(url: str) -> Storage:
         connection=_Pooled(database),
         events=PostgresEvents(database),
         ratings=PostgresRatings(database),
+        feed=feed(url),
     )

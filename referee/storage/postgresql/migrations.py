@@ -267,6 +267,21 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         ALTER TABLE live_matches ADD COLUMN mirrored boolean NOT NULL DEFAULT false;
         """,
     ),
+    (
+        # The change feed (feed.py): every new version of a live match is announced to the
+        # listeners in the transaction that makes it, as "live ID VERSION".
+        "0005_live_notify",
+        """
+        CREATE FUNCTION live_matches_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM pg_notify('nardy_referee_changes', 'live ' || NEW.id || ' ' || NEW.version);
+            RETURN NULL;
+        END
+        $$;
+        CREATE TRIGGER live_matches_notify AFTER INSERT OR UPDATE OF version ON live_matches
+            FOR EACH ROW EXECUTE FUNCTION live_matches_notify();
+        """,
+    ),
 )
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from referee.storage.sqlite.database import Database
 from referee.storage.sqlite.derived import SqliteDerived
 from referee.storage.sqlite.events import SqliteEvents
+from referee.storage.sqlite.feed import feed
 from referee.storage.sqlite.live import SqliteLive
 from referee.storage.sqlite.matches import SqliteMatches
 from referee.storage.sqlite.ratings import SqliteRatings
@@ -88,4 +89,5 @@ def open_storage(path: Path) -> Storage:
         connection=_Lent(database, key),
         events=SqliteEvents(database),
         ratings=SqliteRatings(database),
+        feed=feed(path),
     )

@@ -1,0 +1,99 @@
+"""SQLite's change feed: one thread per process and file polls the counters being waited on
+(for live matches, the ``version`` column of the matches watched, in one query) every
+``NARDY_REFEREE_LIVE_POLL`` seconds (default 0.1), and wakes the waiters of those that
+moved. A file has no way to tell another process that it changed, and a poll of a few
+rows by their keys costs less than any waiter's own query; the thread stops when nobody
+waits and starts again with the next waiter."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from referee.errors import ArchiveBusyError, NotReadyError
+from referee.storage.errors import StorageError
+from referee.storage.model import GONE, LIVE_TOPIC, Topic
+from referee.storage.stores import FeedWaiters, Storage
+
+POLL_SECONDS = 0.1
+
+Counters = Callable[[Storage, list[int]], dict[int, int]]
+"""How the poller reads a topic's counters: those of these keys that exist."""
+
+
+def _live_versions(storage: Storage, keys: list[int]) -> dict[int, int]:
+    return {key: found.version for key, found in storage.live.versions(keys).items()}
+
+
+COUNTERS: dict[Topic, Counters] = {LIVE_TOPIC: _live_versions}
+"""Each topic's reading (a new topic adds its own)."""
+
+
+class SqliteFeed:
+    """The change feed of one archive file in this process."""
+
+    def __init__(self, path: Path, poll: float) -> None:
+        self.path = path
+        self.poll = poll
+        self.waiters = FeedWaiters()
+        self.lock = threading.Lock()
+        self.polling = False
+
+    def wait(self, topic: Topic, key: int, seen: int, timeout: float) -> bool:
+        with self.lock:  # the poller stops under this lock when nobody waits
+            waiter = self.waiters.enter(topic, key, seen)
+            if not self.polling:
+                self.polling = True
+                threading.Thread(target=self._poll, name="sqlite-feed", daemon=True).start()
+        try:
+            return waiter.wait(timeout)
+        finally:
+            self.waiters.leave(waiter)
+
+    def _poll(self) -> None:
+        from referee.storage.sqlite import open_storage  # the package opens this module
+
+        storage: Storage | None = None
+        try:
+            while True:
+                time.sleep(self.poll)
+                watched = self.waiters.keys()
+                if not watched:
+                    with self.lock:  # a waiter that comes after this starts a new poller
+                        if not len(self.waiters):
+                            self.polling = False
+                            return
+                    continue
+                try:
+                    storage = storage or open_storage(self.path)
+                    for topic, keys in watched.items():
+                        counters = COUNTERS[topic](storage, keys)
+                        for key in keys:
+                            self.waiters.moved(topic, key, counters.get(key, GONE))
+                except (ArchiveBusyError, NotReadyError, StorageError):
+                    continue  # a busy or briefly unavailable archive: look again
+        except BaseException:
+            with self.lock:  # the next waiter starts another
+                self.polling = False
+            raise
+        finally:
+            if storage is not None:
+                storage.close()
+
+
+_lock = threading.Lock()
+_feeds: dict[tuple[str, int], SqliteFeed] = {}
+
+
+def feed(path: Path) -> SqliteFeed:
+    """This process's feed of the archive file at ``path``."""
+    key = (str(path), os.getpid())
+    with _lock:
+        found = _feeds.get(key)
+        if found is None:
+            poll = float(os.environ.get("NARDY_REFEREE_LIVE_POLL", POLL_SECONDS))
+            found = _feeds[key] = SqliteFeed(path, poll)
+        return found

@@ -1,0 +1,3 @@
+from tests.multihost.cluster import postgres
+
+__all__ = ["postgres"]
