@@ -31,13 +31,21 @@ def imported_modules(package: Path) -> dict[str, set[str]]:
 
 
 def offending(package: Path, allowed: tuple[str, ...], forbidden: set[str]) -> list[str]:
+    return [
+        f"{path} imports {name}"
+        for path, names in imported_modules(package).items()
+        for name in offending_names(names, allowed, forbidden)
+    ]
+
+
+def offending_names(names: set[str], allowed: tuple[str, ...], forbidden: set[str]) -> list[str]:
+    """Of ``names``, ours outside ``allowed`` and any whose top package is ``forbidden``."""
     problems = []
-    for path, names in imported_modules(package).items():
-        for name in names:
-            top = name.split(".")[0]
-            ours = top in ("referee", "notation", "vocabulary")
-            if (ours and not name.startswith(allowed)) or top in forbidden:
-                problems.append(f"{path} imports {name}")
+    for name in sorted(names):
+        top = name.split(".")[0]
+        ours = top in ("referee", "notation", "vocabulary")
+        if (ours and not name.startswith(allowed)) or top in forbidden:
+            problems.append(name)
     return problems
 
 
@@ -102,6 +110,19 @@ def test_the_dice_are_pure_standard_library() -> None:
     names = imported_modules(ROOT / "referee")["referee/live/dice.py"]
     standard = {"__future__", "collections", "dataclasses", "hashlib", "hmac", "re", "secrets"}
     assert {name.split(".")[0] for name in names} <= standard | {"typing"}
+
+
+PURE_EVENTS = ("pairing", "matching", "standings", "ratings")
+
+
+@pytest.mark.parametrize("module", PURE_EVENTS)
+def test_pairing_standings_and_ratings_are_pure(module: str) -> None:
+    """An event's pairings, standings and ratings are functions of their values (EVENTS.md
+    §4-§8), checkable by anyone: no web framework, no driver, no service, no storage but
+    its value types."""
+    names = imported_modules(ROOT / "referee")[f"referee/events/{module}.py"]
+    allowed = (*(f"referee.events.{pure}" for pure in PURE_EVENTS), "referee.storage.model")
+    assert offending_names(names, allowed, WEB_AND_SQL | DRIVERS) == []
 
 
 def loaded_modules(*argv: str) -> set[str]:
