@@ -8,7 +8,6 @@ does."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import psycopg
@@ -17,7 +16,14 @@ from psycopg.rows import DictRow
 from referee.storage.model import EventChange, EventSetup
 from referee.storage.postgresql.database import Database, marked
 from referee.storage.shared import timestamp
-from referee.storage.sqlite.events import SETUP_COLUMNS, EventReads, Many, save_rows
+from referee.storage.sqlite.events import (
+    ENTRANT_INSERT,
+    EventReads,
+    Many,
+    entrant_rows,
+    new_event_row,
+    save_rows,
+)
 from referee.storage.stores import EventConflictError
 
 SEQ_LOCK = 0x6E617264_79000002
@@ -32,21 +38,7 @@ class PostgresEvents(EventReads):
         self.writer = database
 
     def create(self, setup: EventSetup) -> int:
-        stamp = timestamp()
-        row: dict[str, object] = {name: getattr(setup, name) for name in SETUP_COLUMNS}
-        row.update(
-            options=json.dumps(setup.options),
-            double=setup.double,
-            mirrored=setup.mirrored,
-            rated=setup.rated,
-            host_token_id=setup.host_token_id,
-            status="open",
-            round=0,
-            version=0,
-            lease_until=None,
-            created_at=stamp,
-            updated_at=stamp,
-        )
+        row = new_event_row(setup)
         marks = ", ".join("%s" for _ in row)
         with self.writer.writing() as connection:
             created = connection.execute(
@@ -55,10 +47,7 @@ class PostgresEvents(EventReads):
             ).fetchone()
             assert created is not None
             event_id = int(created["id"])
-            many(connection)(
-                "INSERT INTO event_entrants (event_id, position, name) VALUES (?, ?, ?)",
-                [(event_id, at, name) for at, name in enumerate(setup.entrants, start=1)],
-            )
+            many(connection)(ENTRANT_INSERT, entrant_rows(event_id, setup))
         return event_id
 
     def save(self, change: EventChange) -> None:

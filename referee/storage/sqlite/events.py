@@ -163,21 +163,7 @@ class SqliteEvents(EventReads):
         self.writer = database
 
     def create(self, setup: EventSetup) -> int:
-        stamp = timestamp()
-        row: dict[str, object] = {name: getattr(setup, name) for name in SETUP_COLUMNS}
-        row.update(
-            options=json.dumps(setup.options),
-            double=setup.double,
-            mirrored=setup.mirrored,
-            rated=setup.rated,
-            host_token_id=setup.host_token_id,
-            status="open",
-            round=0,
-            version=0,
-            lease_until=None,
-            created_at=stamp,
-            updated_at=stamp,
-        )
+        row = new_event_row(setup)
         with self.writer.writing() as connection:
             cursor = connection.execute(
                 f"INSERT INTO events ({', '.join(row)}) VALUES ({', '.join('?' for _ in row)})",
@@ -185,10 +171,7 @@ class SqliteEvents(EventReads):
             )
             event_id = cursor.lastrowid
             assert event_id is not None
-            connection.executemany(
-                "INSERT INTO event_entrants (event_id, position, name) VALUES (?, ?, ?)",
-                [(event_id, at, name) for at, name in enumerate(setup.entrants, start=1)],
-            )
+            connection.executemany(ENTRANT_INSERT, entrant_rows(event_id, setup))
         return event_id
 
     def save(self, change: EventChange) -> None:
@@ -215,6 +198,34 @@ class SqliteEvents(EventReads):
 
 Many = Callable[[str, list[tuple[Any, ...]]], object]
 """Runs one statement (``?`` marks) for each of its rows, in the change's transaction."""
+
+
+ENTRANT_INSERT = "INSERT INTO event_entrants (event_id, position, name) VALUES (?, ?, ?)"
+
+
+def new_event_row(setup: EventSetup) -> dict[str, object]:
+    """The ``events`` row of a new event (open, round 0, version 0), by column."""
+    stamp = timestamp()
+    row: dict[str, object] = {name: getattr(setup, name) for name in SETUP_COLUMNS}
+    row.update(
+        options=json.dumps(setup.options),
+        double=setup.double,
+        mirrored=setup.mirrored,
+        rated=setup.rated,
+        host_token_id=setup.host_token_id,
+        status="open",
+        round=0,
+        version=0,
+        lease_until=None,
+        created_at=stamp,
+        updated_at=stamp,
+    )
+    return row
+
+
+def entrant_rows(event_id: int, setup: EventSetup) -> list[tuple[int, int, str]]:
+    """The ``event_entrants`` rows of a new event: its entrants in the order given."""
+    return [(event_id, at, name) for at, name in enumerate(setup.entrants, start=1)]
 
 
 def save_rows(many: Many, change: EventChange) -> None:
