@@ -40,6 +40,8 @@ CLOCK_BEAT = (
 
 # -- derived results -------------------------------------------------------------------------
 
+DERIVED_KEPT = "SELECT body FROM derived WHERE match_id = ? AND key = ? AND revision = ?"
+
 DERIVED_CLAIM = (
     "INSERT INTO derived_claims (match_id, key, owner, expires) VALUES (?, ?, ?, ?)"
     " ON CONFLICT (match_id, key) DO UPDATE SET owner = excluded.owner,"

@@ -5,9 +5,12 @@ so that a second backend shares the shape of the first instead of writing it aga
 from __future__ import annotations
 
 import json
+import zlib
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from referee.storage.model import (
+    Json,
     LiveProgress,
     LiveSetup,
     MatchSummary,
@@ -180,3 +183,18 @@ def recheck_progress(row: Row) -> RecheckProgress:
         changed=row["changed"],
         finished=row["finished_at"] is not None,
     )
+
+
+def derived_rows(
+    match_id: int, revision: int, results: Mapping[str, Json]
+) -> list[tuple[int, str, int, bytes]]:
+    """The ``derived`` rows of kept results: each body as compressed JSON."""
+    return [
+        (match_id, key, revision, zlib.compress(json.dumps(body).encode()))
+        for key, body in results.items()
+    ]
+
+
+def derived_body(row: Row | None) -> Json | None:
+    """A kept result read back (None: none kept)."""
+    return None if row is None else json.loads(zlib.decompress(row["body"]))

@@ -3,12 +3,11 @@ the rules revision it was computed under."""
 
 from __future__ import annotations
 
-import json
-import zlib
 from collections.abc import Mapping
 
 from referee.storage import queries
 from referee.storage.model import Json
+from referee.storage.rows import derived_body, derived_rows
 from referee.storage.sqlite.database import Database
 
 
@@ -19,17 +18,10 @@ class SqliteDerived:
         self.database = database
 
     def kept(self, match_id: int, key: str, revision: int) -> Json | None:
-        row = self.database.row(
-            "SELECT body FROM derived WHERE match_id = ? AND key = ? AND revision = ?",
-            [match_id, key, revision],
-        )
-        return None if row is None else json.loads(zlib.decompress(row["body"]))
+        return derived_body(self.database.row(queries.DERIVED_KEPT, [match_id, key, revision]))
 
     def keep(self, match_id: int, revision: int, results: Mapping[str, Json]) -> None:
-        rows = [
-            (match_id, key, revision, zlib.compress(json.dumps(body).encode()))
-            for key, body in results.items()
-        ]
+        rows = derived_rows(match_id, revision, results)
         with self.database.writing() as connection:
             connection.executemany(
                 "INSERT OR REPLACE INTO derived (match_id, key, revision, body)"
