@@ -235,3 +235,28 @@ def test_private_reads_need_a_token(site: Site) -> None:
     for path in ("/v1/events", "/v1/ratings", "/v1/events/1"):
         assert client.get(path).status_code == 401
     assert client.get("/v1/events", headers=site.auth(site.secrets["b1"])).status_code == 200
+
+
+@pytest.mark.parametrize("variant", ["backgammon", "long-nardy", "khachapuri"])
+def test_a_bots_events_records_read_back_as_its_results(site: Site, variant: str) -> None:
+    """What a bots event exports, the referee's own checker reads back: every record of
+    the zip valid and complete, won by the pairing's winner, under the right names."""
+    from referee.adjudication import adjudicate
+
+    created = site.create(
+        format="round-robin", kind="bots", variant=variant, length=1, entrants=["b1", "b2", "b3"]
+    )
+    site.start(created["id"])
+    event = site.play_out(created["id"], seed=11)
+    assert event["status"] == "finished"
+    base = f"/v1/events/{event['id']}"
+    archive = zipfile.ZipFile(io.BytesIO(site.client.get(f"{base}/records.zip").data))
+    pairings = [p for r in event["rounds_played"] for p in r["pairings"]]
+    assert len(archive.namelist()) == len(pairings) == 3
+    for name, pairing in zip(archive.namelist(), pairings, strict=True):
+        verdict = adjudicate(archive.read(name).decode(), variant).verdict
+        assert verdict.valid and verdict.match.complete, name
+        assert set(verdict.match.players) == {pairing["w"], pairing["b"]}
+        winner = verdict.match.winner
+        assert winner is not None
+        assert verdict.match.players[0 if str(winner) == "w" else 1] == pairing["winner"]
