@@ -36,7 +36,7 @@ DEFAULT_COLORS: Final[Mapping[str, str]] = {
 }
 """Colour names ``board_svg(colors=...)`` accepts, with their defaults."""
 
-DRAWING: Final = "1"
+DRAWING: Final = "2"
 """The drawing's version: part of the image's ETag, raised whenever the drawing changes."""
 STACK: Final = 5
 """Checkers drawn on one point or the bar; a taller stack shows its count on the fifth."""
@@ -82,13 +82,46 @@ _NARDY_RESIGN_WORDS = {1: "a single game", 2: "a mars", 3: "a koks"}
 
 
 @dataclass(frozen=True, slots=True)
+class Roll:
+    """The dice a side has just played (a replay's step): drawn in its half beside the
+    position after the play, where the position itself holds no dice any more."""
+
+    side: Side
+    dice: tuple[int, int]
+
+    @classmethod
+    def of(cls, before: str) -> Roll | None:
+        """The roll waiting in ``before`` (the position a play was made from); None when it
+        holds no dice (a cube action, the start of a game)."""
+        old = read_position(before)
+        if old.dice is None or old.turn is None:
+            return None
+        return cls(old.turn, old.dice)
+
+    @property
+    def words(self) -> str:
+        """``rolled 6-1``."""
+        return f"rolled {self.dice[0]}-{self.dice[1]}"
+
+
+@dataclass(frozen=True, slots=True)
 class _Painter:
-    """One drawing: the position, the viewer and the colours."""
+    """One drawing: the position, the viewer and the colours; ``rolled``: the dice just
+    played, when the position shows the moment after a play."""
 
     position: Position
     viewer: Side
     colors: Mapping[str, str]
     players: Mapping[Side, str]
+    rolled: Roll | None = None
+
+    @property
+    def shown_roll(self) -> Roll | None:
+        """The dice drawn: the position's own (to be played), else the roll just played."""
+        position = self.position
+        if position.dice is not None and position.turn is not None:
+            return Roll(position.turn, position.dice)
+        return self.rolled
 
     def own(self, side: Side, point: int) -> int:
         """``point`` of White's numbering in ``side``'s own numbering, and back (the
@@ -351,18 +384,16 @@ class _Painter:
         return (_RIGHT + _FIELD_END) / 2 if side is self.viewer else (_LEFT + _BAR_X) / 2
 
     def dice(self, root: ET.Element) -> None:
-        position = self.position
-        if position.dice is None or position.turn is None:
+        roll = self.shown_roll
+        if roll is None:
             return
-        side = position.turn
+        side = roll.side
         name = side.name.lower()
         pip = self.fill("black" if side is Side.WHITE else "white")
-        group = _sub(root, "g", {"class": "dice", "data-dice": "".join(map(str, position.dice))})
-        _sub(
-            group, "title"
-        ).text = f"{self.players[side]} rolled {position.dice[0]}-{position.dice[1]}"
+        group = _sub(root, "g", {"class": "dice", "data-dice": "".join(map(str, roll.dice))})
+        _sub(group, "title").text = f"{self.players[side]} {roll.words}"
         centre = self.half_centre(side)
-        for offset, value in zip((-22, 22), position.dice, strict=True):
+        for offset, value in zip((-22, 22), roll.dice, strict=True):
             x, y = centre + offset - _DIE / 2, _CENTRE_Y - _DIE / 2
             _sub(
                 group,
@@ -397,8 +428,11 @@ class _Painter:
             finished = position.finished_side
             text = "Game over" if finished is None else f"{self.players[finished]} is off"
         if text is not None:
+            # in the viewer's half, unless the dice just played stand there
+            roll = self.shown_roll
+            half = self.viewer.other if roll and roll.side is self.viewer else self.viewer
             _sub(
-                root, "text", {"class": "notice"}, x=self.half_centre(self.viewer), y=_CENTRE_Y + 5
+                root, "text", {"class": "notice"}, x=self.half_centre(half), y=_CENTRE_Y + 5
             ).text = text
 
     def labels(self, root: ET.Element) -> None:
@@ -418,10 +452,11 @@ class _Painter:
                 fill=self.fill(name),
                 stroke=self.fill(f"{name}_edge"),
             )
-            on_turn = position.turn is side and position.phase is not Phase.END
             words = f"{self.players[side]} · {position.board.pips(side)} pips"
-            if on_turn:
-                words += f" · {_TURN_WORDS[position.phase]}"
+            doing = self.doing(side)
+            on_turn = bool(doing)
+            if doing:
+                words += f" · {doing}"
             text = _sub(group, "text", {"class": "turn" if on_turn else "name"}, x=24, y=y)
             text.text = words
             if position.match_length:
@@ -429,6 +464,17 @@ class _Painter:
                 crawford = " · Crawford game" if position.crawford and mine else ""
                 words = f"score {score} of {position.match_length}{crawford}"
                 _sub(group, "text", {"class": "score"}, x=WIDTH - 8, y=y).text = words
+
+    def doing(self, side: Side) -> str:
+        """What ``side`` is shown doing: the roll it just played (a replay's step: the
+        next side's "to roll" would hide that the dice are known), else what its turn
+        asks, else nothing."""
+        if self.rolled is not None and self.position.dice is None:
+            return self.rolled.words if side is self.rolled.side else ""
+        position = self.position
+        if position.turn is side and position.phase is not Phase.END:
+            return _TURN_WORDS[position.phase]
+        return ""
 
 
 _TURN_WORDS = {
@@ -458,13 +504,15 @@ def board_svg(
     highlight: Mapping[int, str] | None = None,
     colors: Mapping[str, str] | None = None,
     players: tuple[str, str] = ("White", "Black"),
+    rolled: Roll | None = None,
 ) -> str:
     """The SVG image of ``position`` (an object or a position string, which is validated).
 
     ``orientation``: the side whose view is drawn (its home bottom right, its numbering);
     ``size``: the width in pixels (None: scale to the container); ``last_play``: points
     (White's numbering) the last play moved from or to; ``highlight``: point → colour;
-    ``colors``: overrides of DEFAULT_COLORS; ``players``: the names of White and Black.
+    ``colors``: overrides of DEFAULT_COLORS; ``players``: the names of White and Black;
+    ``rolled``: the dice just played, drawn (and named) when the position has none.
     """
     if isinstance(position, str):
         position = read_position(position)
@@ -476,6 +524,7 @@ def board_svg(
         orientation,
         {**DEFAULT_COLORS, **(colors or {})},
         {Side.WHITE: players[0], Side.BLACK: players[1]},
+        rolled,
     )
     attributes = {
         "xmlns": "http://www.w3.org/2000/svg",
@@ -488,7 +537,7 @@ def board_svg(
     if size is not None:
         attributes.update(width=str(size), height=str(round(size * HEIGHT / WIDTH)))
     root = ET.Element("svg", attributes)
-    _sub(root, "title").text = title(position, painter.players)
+    _sub(root, "title").text = title(position, painter.players, rolled)
     _sub(root, "desc").text = describe(position, painter.players)
     _sub(root, "style").text = _STYLE % painter.colors
     painter.frame(root)
@@ -517,9 +566,11 @@ def changed_points(before: str, after: str) -> frozenset[int]:
     )
 
 
-def title(position: Position, players: Mapping[Side, str]) -> str:
-    """One line: the variant and what happens next."""
+def title(position: Position, players: Mapping[Side, str], rolled: Roll | None = None) -> str:
+    """One line: the variant and what happens next (or, after a play, the roll played)."""
     variant = position.variant.title
+    if rolled is not None and position.dice is None:
+        return f"{variant}: {players[rolled.side]} {rolled.words}"
     if position.phase is Phase.END or position.turn is None:
         state = "game over" if position.phase is Phase.END else "before the opening roll"
         return f"{variant}: {state}"

@@ -12,7 +12,7 @@ import pytest
 
 from notation.positions import parse_position
 from referee.adjudication import adjudicate
-from referee.board_svg import board_svg, changed_points
+from referee.board_svg import Roll, board_svg, changed_points
 from referee.errors import RefereeError
 from tests.corpus import MAT, require
 from vocabulary import Side
@@ -235,3 +235,53 @@ def test_player_names_are_text_not_markup() -> None:
 def test_a_pending_resignation_and_the_end_are_said_in_words(position: str, notice: str) -> None:
     texts = [text.text for text in ET.fromstring(board_svg(position)).iter(f"{SVG}text")]
     assert notice in texts
+
+
+# White's 6-5 from the opening, 24/13, played: Black to roll; the dice White played with.
+BG_AFTER_65 = "backgammon 2b,,,,,5w,,3w,,,,5b,6w,,,,3b,,5b,,,,,1w w0b0 w0b0 b - 1c 0:0-0 -"
+
+
+def texts_of(svg: str) -> list[str]:
+    return [text.text or "" for text in ET.fromstring(svg).iter(f"{SVG}text")]
+
+
+def dice_of(svg: str) -> list[ET.Element]:
+    return [g for g in ET.fromstring(svg).iter(f"{SVG}g") if g.get("class") == "dice"]
+
+
+def test_the_roll_just_played_is_drawn_in_the_rollers_half_and_named() -> None:
+    svg = board_svg(BG_AFTER_65, rolled=Roll(Side.WHITE, (6, 5)), players=("Ann", "Bob"))
+    (dice,) = dice_of(svg)
+    assert dice.get("data-dice") == "65"
+    assert dice.findtext(f"{SVG}title") == "Ann rolled 6-5"
+    # White (the viewer) shows his dice in the right half: x beyond the bar.
+    faces = [float(rect.get("x", "0")) for rect in dice.iter(f"{SVG}rect")]
+    assert len(faces) == 2 and min(faces) > 12 + 6 * 40 + 48
+    texts = texts_of(svg)
+    assert "Ann · 156 pips · rolled 6-5" in texts  # 167 - 11 pips
+    assert "Bob · 167 pips" in texts  # not "to roll": the next dice are not this step's
+    assert ET.fromstring(svg).findtext(f"{SVG}title") == "Short nardy (backgammon): Ann rolled 6-5"
+    # Without the roll the same position says who is to roll, and draws no dice.
+    plain = board_svg(BG_AFTER_65, players=("Ann", "Bob"))
+    assert not dice_of(plain) and "Bob · 167 pips · to roll" in texts_of(plain)
+
+
+def test_dice_still_to_play_win_over_a_roll_just_played() -> None:
+    svg = board_svg(BG_BAR_OFF, rolled=Roll(Side.BLACK, (3, 3)))
+    assert [dice.get("data-dice") for dice in dice_of(svg)] == ["52"]
+    (white,) = [text for text in texts_of(svg) if text.startswith("White ·")]
+    assert white.endswith(" · to move")
+
+
+def test_the_end_notice_leaves_the_half_where_the_last_dice_stand() -> None:
+    end = "backgammon ,,,,,,,,,,,,,,,,3b,,4b,1b,,,, w0b0 w15b7 - end 1c 5:4-3 c"
+    svg = board_svg(end, rolled=Roll(Side.WHITE, (2, 1)))
+    root = ET.fromstring(svg)
+    (notice,) = [t for t in root.iter(f"{SVG}text") if t.get("class") == "notice"]
+    assert notice.text == "White is off"
+    assert float(notice.get("x", "0")) < 12 + 6 * 40  # the left half: White's dice are right
+
+
+def test_roll_of_reads_the_dice_waiting_in_a_position() -> None:
+    assert Roll.of(BG_BAR_OFF) == Roll(Side.WHITE, (5, 2))
+    assert Roll.of(BG_START) is None

@@ -7,7 +7,7 @@ import hashlib
 from flask import Blueprint, Response, request
 
 from referee.api.schemas import BoardQuery
-from referee.board_svg import DRAWING, board_svg, changed_points
+from referee.board_svg import DRAWING, Roll, board_svg, changed_points
 from referee.bridge import read_position, write_position
 from referee.http.loading import loaded
 from vocabulary import Side
@@ -29,7 +29,8 @@ def position_svg() -> Response:
         side (orientation w) or Black's (b). The root element carries data-position and
         every checker data-side, data-point (White's numbering, bar, off) and data-count.
         The string fixes the image: the strong ETag answers If-None-Match with 304. With
-        before (the position before a play) the points the play changed are marked.
+        before (the position before a play) the points the play changed are marked, and
+        the dice before holds are drawn as the roll just played.
         Every parameter has a maximum length, so that the URL fits gunicorn's request
         line whatever the characters: 200 for a position (every position string, its fields
         separated by single spaces, is shorter).
@@ -45,7 +46,8 @@ def position_svg() -> Response:
     args = loaded(BoardQuery, request.args.to_dict())
     position = read_position(args["position"])
     canonical = write_position(position)
-    marked = changed_points(args["before"], canonical) if "before" in args else frozenset()
+    before = args.get("before")
+    marked = changed_points(before, canonical) if before else frozenset()
     players = (args["white"], args["black"])
     options = (args["orientation"], str(args.get("size")), args.get("before", ""), *players)
     key = "\n".join((DRAWING, canonical, *options))
@@ -56,6 +58,7 @@ def position_svg() -> Response:
             size=args.get("size"),
             last_play=marked,
             players=players,
+            rolled=Roll.of(before) if before else None,
         ),
         mimetype=SVG,
     )

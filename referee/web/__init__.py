@@ -12,7 +12,15 @@ from contextlib import nullcontext
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, current_app, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    render_template,
+    request,
+    send_from_directory,
+    url_for,
+)
 from marshmallow import ValidationError
 
 from notation.errors import NotationError
@@ -30,7 +38,14 @@ from referee.http.storage import storage
 from referee.live import service as live
 from referee.rules.variants import VARIANTS
 from referee.scopes import Scope
-from referee.web.viewer import GameReplay, Step, action_words, game_replay, step_board
+from referee.web.viewer import (
+    GameReplay,
+    Step,
+    action_words,
+    alternatives_words,
+    game_replay,
+    step_board,
+)
 from vocabulary import Side
 
 blueprint = Blueprint(
@@ -65,6 +80,15 @@ def validation_error(error: ValidationError) -> tuple[str, int]:
 
 def _orientation() -> Side:
     return Side.BLACK if request.args.get("o") == "b" else Side.WHITE
+
+
+@blueprint.get("/favicon.ico")
+def favicon() -> Response:
+    """The site's icon where browsers look for it unasked (the pages link the SVG one)."""
+    assert blueprint.static_folder is not None
+    return send_from_directory(
+        blueprint.static_folder, "favicon.ico", mimetype="image/vnd.microsoft.icon", max_age=86400
+    )
 
 
 @blueprint.get("/")
@@ -105,11 +129,12 @@ def check() -> tuple[str, int]:
         return _form_error(form, error.message)
     verdict = adjudication.verdict.to_json()
     players = verdict["match"]["players"]
+    scored = {game["index"]: game for game in verdict["games"]}
     games = [
-        game_replay(index, replay_actions(steps), players)
+        game_replay(index, replay_actions(steps), players, scored.get(index), verdict["options"])
         for index, steps in enumerate(adjudication.replays, start=1)
     ]
-    page = _viewer_page(games, players, _svg_href, lambda game: None)
+    page = _viewer_page(games, players, _svg_href, lambda game: None, verdict["options"])
     return render_template(
         "verdict.html", verdict=verdict, picker="_pick_anchors.html", **page
     ), 200
@@ -140,10 +165,12 @@ def _viewer_page(
     players: Sequence[str],
     href: StepHref,
     other_game: Callable[[int], str | None],
+    options: dict[str, Any],
 ) -> dict[str, Any]:
-    """What the viewer partial needs: the games shown, the current step and its board, and
+    """What the viewer partial needs: the games shown, the current step and its board,
     ``finding_href(game, line)``: where a finding of the verdict is shown (in this page,
-    else ``other_game(game)``)."""
+    else ``other_game(game)``), and ``alternatives_of(issue)``: a finding's legal plays in
+    words, the closest first."""
     orientation = _orientation()
     shown = [game for game in games if game.steps]
     current: Step | None = None
@@ -181,6 +208,7 @@ def _viewer_page(
         "players": players,
         "href": lambda step: href(step, orientation, players),
         "finding_href": finding_href,
+        "alternatives_of": lambda issue: alternatives_words(issue, options),
         "links": links,
     }
 
@@ -250,7 +278,9 @@ def _match_page(match_id: int, game: int, count: int, actions: list[dict[str, An
     stored = stored_match(storage(), match_id)
     verdict = stored.verdict
     players = list(stored.players)
-    games = [] if actions is None else [game_replay(game, actions, players)]
+    scored = next((scored for scored in verdict["games"] if scored["index"] == game), None)
+    options = verdict["options"]
+    games = [] if actions is None else [game_replay(game, actions, players, scored, options)]
 
     def href(step: Step, orientation: Side, names: Sequence[str]) -> str:
         query = {"g": str(step.game), "a": str(step.number)}
@@ -266,7 +296,7 @@ def _match_page(match_id: int, game: int, count: int, actions: list[dict[str, An
         return f"{page_of_match}?{flipped}g={number}"
 
     later_errors = [g["index"] for g in verdict["games"][game:] if g["errors"]]
-    page = _viewer_page(games, players, href, other_game)
+    page = _viewer_page(games, players, href, other_game, options)
     return render_template(
         "match.html",
         stored=stored,

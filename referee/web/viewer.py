@@ -4,17 +4,20 @@ with the positions to draw and the errors to mark."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.board_svg import board_svg, changed_points
-from vocabulary import Side
+from referee.board_svg import Roll, board_svg, changed_points
+from referee.bridge import read_position, write_position
+from referee.web.closest import closest_plays, play_words
+from vocabulary import Phase, Side
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
     """One entry of the move list: ``number`` 0 is the game's start, then the actions of
-    the replay API, 1-based."""
+    the replay API, 1-based. ``before`` holds the dice of a roll (the board draws them);
+    ``alternatives``: an illegal play's legal ones, the closest first, in words."""
 
     game: int
     number: int
@@ -24,6 +27,7 @@ class Step:
     before: str
     line: int | None = None
     error: Mapping[str, Any] | None = None
+    alternatives: tuple[str, ...] = ()
 
     @property
     def anchor(self) -> str:
@@ -72,18 +76,70 @@ def action_words(action: Mapping[str, Any], players: Sequence[str]) -> str:
         play = action["play"]
         if play is None:
             play = str((action.get("error") or {}).get("play") or "(unreadable)")
-        return f"{number}{name} {dice}: {play or 'no move'}"
+        return f"{number}{name} {dice}: {play_words(play)}"
     if kind == "win":
         return f"{number}{name} wins {value} point{'' if value == 1 else 's'}"
     words = _CUBE_WORDS.get(kind, kind).format(value=value)
     return f"{number}{name} {words}"
 
 
+def result_words(
+    action: Mapping[str, Any], players: Sequence[str], scored: Mapping[str, Any]
+) -> str:
+    """A game's ``Wins`` line in the referee's points, the games table's: the record's own
+    number can differ (Galaxy writes the points the winner needed, ``Wins 3`` for a 4-cube
+    resigned at 2-1 in a 5-point match) and is named beside them when it does."""
+    recorded = action["value"]
+    if not scored.get("winner"):
+        return f"the record says {action_words(action, players)} (no result by the rules)"
+    won = {**action, "side": scored["winner"], "value": scored["points"]}
+    words = action_words(won, players)
+    return words if recorded == scored["points"] else f"{words} (the record says {recorded})"
+
+
+def _words(
+    action: Mapping[str, Any], players: Sequence[str], scored: Mapping[str, Any] | None
+) -> str:
+    if action["action"] == "win" and scored is not None:
+        return result_words(action, players, scored)
+    return action_words(action, players)
+
+
+def rolled_before(action: Mapping[str, Any]) -> str:
+    """The position a roll was played from, its dice in it (the replay API writes the
+    moment before the roll): the board of the step draws them."""
+    before: str = action["position_before"]
+    if action["action"] != "roll" or not action["dice"] or action["side"] not in ("w", "b"):
+        return before
+    position = read_position(before)
+    if position.phase is not Phase.ROLL:
+        return before
+    dice = (action["dice"][0], action["dice"][1])
+    return write_position(replace(position, turn=Side(action["side"]), phase=Phase.MOVE, dice=dice))
+
+
+def alternatives_words(
+    error: Mapping[str, Any] | None, options: Mapping[str, Any]
+) -> tuple[str, ...]:
+    """An illegal play's alternatives in words, the closest to the written play first."""
+    if not error or not error.get("alternatives"):
+        return ()
+    shown = error["alternatives"]
+    if error.get("play") and error.get("position"):
+        shown = closest_plays(error["position"], error["play"], options, shown)
+    return tuple(play_words(play) for play in shown)
+
+
 def game_replay(
-    game: int, actions: Sequence[Mapping[str, Any]], players: Sequence[str]
+    game: int,
+    actions: Sequence[Mapping[str, Any]],
+    players: Sequence[str],
+    scored: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> GameReplay:
     """The viewer's steps of one game from the replay API's actions; none for a game
-    without actions (there is no position to show)."""
+    without actions (there is no position to show). ``scored``: the verdict's game (its
+    result words the ``Wins`` line); ``options``: the verdict's (to list legal plays)."""
     if not actions:
         return GameReplay(game, ())
     start = actions[0]["position_before"]
@@ -94,22 +150,26 @@ def game_replay(
                 game,
                 number,
                 action["side"] or None,
-                action_words(action, players),
+                _words(action, players, scored),
                 action["position_after"],
-                action["position_before"],
+                rolled_before(action),
                 action["line"],
                 action.get("error"),
+                alternatives_words(action.get("error"), options or {}),
             )
         )
     return GameReplay(game, tuple(steps))
 
 
 def step_board(step: Step, orientation: Side, players: Sequence[str]) -> str:
-    """The board after ``step``, the points its play changed marked."""
+    """The board after ``step``, the points its play changed marked and the dice it was
+    played with drawn."""
     marked = changed_points(step.before, step.position) if step.number else frozenset()
+    rolled = Roll.of(step.before) if step.number else None
     return board_svg(
         step.position,
         orientation=orientation,
         last_play=marked,
         players=(players[0], players[1]),
+        rolled=rolled,
     )

@@ -88,3 +88,18 @@ def test_draw_prints_the_same_board(
 def test_draw_refuses_a_bad_position(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["draw", "long-nardy 15w"]) == 2
     assert "invalid_notation" in capsys.readouterr().err
+
+
+def test_before_with_dice_draws_them_as_the_roll_just_played(client: FlaskClient) -> None:
+    # LN_START with White's 6-5 to play: the image after the play shows White's 6-5.
+    rolled = LN_START.replace(" - - - ", " w 65 - ")
+    query = {"position": LN_AFTER_65, "before": rolled, "white": "Ann"}
+    root = ET.fromstring(client.get("/v1/positions/svg", query_string=query).data)
+    dice = [g for g in root.iter() if g.get("class") == "dice"]
+    assert [g.get("data-dice") for g in dice] == ["65"]
+    # 15 checkers on the head, 360 pips, less the 11 of the 6-5
+    assert any(text.text == "Ann · 349 pips · rolled 6-5" for text in root.iter())
+    plain = ET.fromstring(
+        client.get("/v1/positions/svg", query_string={**query, "before": LN_START}).data
+    )
+    assert not [g for g in plain.iter() if g.get("class") == "dice"]

@@ -61,7 +61,7 @@ def test_a_pasted_record_gets_its_verdict(page: Any, site: tuple[Server, dict[st
     # The first error is highlighted in the move list and shown on the board.
     illegal = page.locator("#g1-a4")
     expect(illegal).to_have_class(re.compile(r"\billegal\b.*\bcurrent\b"))
-    expect(illegal).to_contain_text("Legal: 24/23 24/20")
+    expect(illegal).to_contain_text("Legal: 24/23 13/9, ")  # the closest first
 
 
 def test_a_fragment_shows_that_action_as_the_replay_api_says(

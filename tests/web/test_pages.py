@@ -108,7 +108,9 @@ def test_an_invalid_record_shows_the_error_with_rule_line_move_and_alternatives(
     # Game 1's actions: robacc 61, lasse 55, robacc 64, lasse 41: the fourth is marked.
     assert "illegal" in parsed.with_id("g1-a4")["class"]
     assert "current" in parsed.with_id("g1-a4")["class"]  # the page opens at the first error
-    assert "Legal: 24/23 24/20" in words
+    # The legal play closest to the written 13/8 24/23 first: 24/23 13/9 shares its 13, 24
+    # and 23 (the referee's own first alternative, 24/23 24/20, shares 24 and 23).
+    assert "Legal: 24/23 13/9, " in words and "24/23 24/20" in words
     assert 'href="#g1-a4"' in html  # the finding links to the board
     # The board: the position the illegal play was written in (lasse 55: 8/3(2) 13/8(2);
     # robacc 61: 13/7 8/7 and 64: 24/18/14 in his numbering, 25 - p in White's).

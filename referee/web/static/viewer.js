@@ -7,6 +7,7 @@
   const frame = viewer.querySelector(".board-frame");
   const now = viewer.querySelector("[data-now]");
   const currentError = viewer.querySelector("[data-current-error]");
+  const moves = viewer.querySelector(".moves-column");
   let orientation = viewer.dataset.orientation;
   let current = viewer.querySelector("li.step.current");
   let drawing = 0;
@@ -44,9 +45,31 @@
     now.textContent = "Game " + step.parentElement.dataset.game + ": " + step.dataset.text;
     currentError.textContent = step.dataset.error || "";
     history.replaceState(null, "", address(step));
-    step.scrollIntoView({ block: "nearest" });
+    reveal(step);
     if (focus) link.focus({ preventScroll: true });
     draw(step);
+  }
+
+  function reveal(step) {
+    // The step in view within the move list only: the page itself never scrolls, so
+    // the board stays where the reader has it.
+    const box = moves.getBoundingClientRect();
+    const at = step.getBoundingClientRect();
+    if (at.top < box.top) moves.scrollTop -= box.top - at.top;
+    else if (at.bottom > box.bottom) moves.scrollTop += at.bottom - box.bottom;
+  }
+
+  function placeBoard() {
+    // A fragment scrolls the page to its step, which can take the board's top (or, on a
+    // phone, the whole board) off-screen: the page is scrolled the least that shows the
+    // whole board (from its top when it is taller than the window), measured from the
+    // page's top (a sticky board stands elsewhere once scrolled); the step is shown
+    // within the move list.
+    window.scrollTo(0, 0);
+    const board = frame.getBoundingClientRect();
+    const least = board.bottom + 8 - window.innerHeight;
+    window.scrollTo(0, Math.max(0, Math.min(board.top - 8, least)));
+    reveal(current);
   }
 
   function move(by) {
@@ -89,6 +112,7 @@
     const step = document.getElementById("g" + found[1] + "-a" + found[2]);
     if (step && step.matches("li.step")) {
       if (step !== current) select(step, false);
+      placeBoard();
     } else if (viewer.dataset.gameHref && !viewer.querySelector('ol[data-game="' + found[1] + '"]')) {
       location.replace(viewer.dataset.gameHref + found[1] + location.hash);
     }
@@ -116,8 +140,22 @@
     }
   });
 
+  document.addEventListener("click", (event) => {
+    // A link elsewhere on the page to a step (a finding's "show on the board"): shown
+    // here, even when it is the fragment already (the browser would only scroll to it).
+    const link = event.target.closest('a[href^="#g"]');
+    if (!link || viewer.contains(link) || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const step = document.getElementById(link.getAttribute("href").slice(1));
+    if (!step || !step.matches("li.step")) return;
+    event.preventDefault();
+    if (step !== current) select(step, false);
+    placeBoard();
+  });
+
   window.addEventListener("hashchange", followFragment);
   followFragment();
+  // the browser may scroll to the fragment once more when the page has loaded
+  window.addEventListener("load", followFragment, { once: true });
 })();
 
 // A live match's page follows the match's NDJSON stream: the facts change in place, each

@@ -1,0 +1,49 @@
+"""The legal plays nearest a written illegal one, for the pages. The referee names a few
+legal plays in the order its move generator finds them; a reader looking for what the
+player meant wants the plays closest to the written one first."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from notation.errors import NotationError
+from notation.plays import parse_play
+from referee.errors import MAX_ALTERNATIVES, RefereeError
+from referee.plays import PlaysService
+from vocabulary import Move
+
+NO_MOVE = "no move"
+"""A dance (the empty play) in words, wherever the pages name a play."""
+
+
+def play_words(play: str) -> str:
+    """A play's text as the pages show it: the empty play (a dance) as ``no move``."""
+    return play or NO_MOVE
+
+
+def closeness(written: Sequence[Move], legal: Sequence[Move]) -> int:
+    """How close a legal play is to a written one: the start points and the end points the
+    two share, each counted as often as both have it. For 41 written ``13/8 24/23``, the
+    legal ``24/23 13/9`` shares 13, 24 and 23 (3), ``24/20`` only 24 (1)."""
+    starts = Counter(move.from_point for move in written) & Counter(
+        move.from_point for move in legal
+    )
+    ends = Counter(move.to_point for move in written) & Counter(move.to_point for move in legal)
+    return starts.total() + ends.total()
+
+
+def closest_plays(
+    position: str, written: str, options: Mapping[str, object], shown: Sequence[str]
+) -> tuple[str, ...]:
+    """Up to MAX_ALTERNATIVES legal plays of ``position`` (its dice to play), the closest
+    to ``written`` first and, among equally close ones, in the generator's order; ``shown``
+    (the verdict's own alternatives) when the position or the written play cannot be read
+    that way."""
+    try:
+        moves = parse_play(written).moves
+        legal = PlaysService(position, options).legal_texts()
+        ranked = sorted(legal, key=lambda text: -closeness(moves, parse_play(text).moves))
+    except (NotationError, RefereeError):
+        return tuple(shown)
+    return tuple(ranked[:MAX_ALTERNATIVES])
