@@ -73,6 +73,14 @@ def test_check_of_many_files_shows_a_bar_only_on_a_terminal(records: Path, termi
         assert err == ""
 
 
+def test_a_file_that_cannot_be_read_is_said_beside_the_bar(records: Path) -> None:
+    (records / "broken.mat").write_bytes(b"\xff\xfe\xfa not UTF-8")
+    code, out, err = run(["check", str(records)], terminal=True)
+    assert code == 2
+    assert "checking" in err and f"nardy-referee: {records / 'broken.mat'}: cannot read" in err
+    assert out.count(": valid, complete (") == 6
+
+
 def test_check_of_a_few_files_shows_no_bar(records: Path) -> None:
     code, _, err = run(["check", *map(str, EXAMPLES)], terminal=True)
     assert code == 0 and "checking" not in err

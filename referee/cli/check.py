@@ -13,7 +13,7 @@ from pathlib import Path
 from referee.adjudication import Verdict, check_record
 from referee.adjudication.budget import OFFLINE
 from referee.cli.common import EXIT_BAD_INPUT, EXIT_INVALID, EXIT_OK, rules_option
-from referee.cli.progress import progress
+from referee.cli.progress import Progress, progress
 from referee.errors import RefereeError
 from referee.rules import engine
 from referee.rules.scoring import GameResult, Termination
@@ -62,7 +62,7 @@ def _check(args: argparse.Namespace) -> int:
     status = EXIT_OK
     with progress(len(files), "checking", "file", least=BAR_FROM) as bar:
         for path in files:
-            found = _check_file(path, args)
+            found = _check_file(path, args, bar)
             bar.advance()
             if found is None:
                 status = EXIT_BAD_INPUT
@@ -77,15 +77,15 @@ def _check(args: argparse.Namespace) -> int:
     return status
 
 
-def _check_file(path: Path, args: argparse.Namespace) -> Verdict | None:
+def _check_file(path: Path, args: argparse.Namespace, bar: Progress) -> Verdict | None:
     """The verdict on one file, or None when it cannot be read or checked (said on stderr)."""
     try:
         text = path.read_text(encoding="utf-8-sig")
         return check_record(text, args.variant, args.mode, args.rules, OFFLINE, engine.CHOSEN)
     except (OSError, UnicodeDecodeError) as error:
-        print(f"nardy-referee: {path}: cannot read: {error}", file=sys.stderr)
+        bar.echo(f"nardy-referee: {path}: cannot read: {error}", sys.stderr)
     except RefereeError as error:
-        print(f"nardy-referee: {path}: error ({error.code}): {error.message}", file=sys.stderr)
+        bar.echo(f"nardy-referee: {path}: error ({error.code}): {error.message}", sys.stderr)
     return None
 
 

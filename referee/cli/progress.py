@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import TextIO, TypeVar
 
 T = TypeVar("T")
 
@@ -19,8 +19,9 @@ class Progress:
     def advance(self, amount: int = 1) -> None:
         pass
 
-    def echo(self, line: str) -> None:
-        print(line, flush=True)
+    def echo(self, line: str, stream: TextIO | None = None) -> None:
+        """Print ``line`` on ``stream`` (default stdout)."""
+        print(line, file=stream or sys.stdout, flush=True)
 
     def over(self, items: Iterable[T]) -> Iterator[T]:
         """``items``, one unit of work each."""
@@ -43,8 +44,8 @@ class _Bar(Progress):
     def advance(self, amount: int = 1) -> None:
         self.bar.update(amount)
 
-    def echo(self, line: str) -> None:
-        self.tqdm.write(line, file=sys.stdout)
+    def echo(self, line: str, stream: TextIO | None = None) -> None:
+        self.tqdm.write(line, file=stream or sys.stdout)
 
     def close(self) -> None:
         self.bar.close()
