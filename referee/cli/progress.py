@@ -33,7 +33,7 @@ class Progress:
 class _Bar(Progress):
     """A tqdm bar on stderr; a line is printed above it (``tqdm.write``)."""
 
-    def __init__(self, total: int | None, initial: int, what: str, unit: str) -> None:
+    def __init__(self, total: int, initial: int, what: str, unit: str) -> None:
         from tqdm import tqdm  # only when a terminal watches
 
         self.tqdm = tqdm
@@ -53,11 +53,11 @@ class _Bar(Progress):
 
 @contextmanager
 def progress(
-    total: int | None, what: str, unit: str = "it", initial: int = 0, least: int = 0
+    total: int, what: str, unit: str, initial: int = 0, least: int = 0
 ) -> Iterator[Progress]:
-    """A bar for ``total`` units of work (None: unknown), ``initial`` of them done already;
+    """A bar for ``total`` units of work (of ``unit``), ``initial`` of them done already;
     quiet when stderr is not a terminal or there are fewer than ``least`` units."""
-    if not sys.stderr.isatty() or (total is not None and total < least):
+    if not sys.stderr.isatty() or total < least:
         yield Progress()
         return
     bar = _Bar(total, initial, what, unit)
