@@ -1,8 +1,10 @@
-# Two commands for a newcomer: `make serve` and `make test`. Both set up .venv first.
+# Two commands for a newcomer: `make serve` and `make test`. Both set up .venv first:
+# `make serve` installs what serving needs, `make test` adds the dev extra.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+DEV_STAMP := $(VENV)/.dev-stamp
 NATIVE_STAMP := $(VENV)/.native-stamp
 NATIVE_SOURCES := $(wildcard native/Cargo.* native/pyproject.toml native/src/*.rs native/src/*/*.rs)
 HAVE_CARGO := $(shell command -v cargo 2>/dev/null)
@@ -13,18 +15,27 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 WORKERS ?= 2
 
-.PHONY: install native native-check fuzz test lint serve bench openapi browser gnubg postgresql haproxy \
-	screenshots clean
+.PHONY: install dev native native-check fuzz test lint serve bench openapi browser gnubg postgresql \
+	haproxy screenshots clean
 
+# What serving needs: the package and its runtime dependencies (pyproject.toml's dependencies).
 $(STAMP): pyproject.toml
+	@echo "make: creating $(VENV) and installing nardy-referee with what serving needs"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+# What the tests and the linters need besides: the dev extra (pytest, mypy, ruff, playwright...).
+$(DEV_STAMP): $(STAMP)
+	@echo "make: installing the dev extra into $(VENV) (pytest, mypy, ruff, playwright, schemathesis)"
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $@
 
 # The native core (Rust): built in release mode into .venv when cargo exists; without it
 # everything runs on the Python engine.
 $(NATIVE_STAMP): $(STAMP) $(NATIVE_SOURCES)
+	@echo "make: building the native core (Rust, release mode; minutes the first time)"
 	$(BIN)/python -m pip install --quiet --force-reinstall --no-deps ./native
 	touch $@
 
@@ -42,6 +53,8 @@ endif
 
 install: $(STAMP) native
 
+dev: $(DEV_STAMP) native
+
 # Bounded fuzzing runs of the native core (not in CI): cargo-fuzz needs the nightly toolchain.
 # The record reader starts from the shared corpus's records (copied into native/fuzz/corpus/,
 # which git ignores).
@@ -52,7 +65,7 @@ fuzz:
 	mkdir -p native/fuzz/corpus/record && cp ../shared/corpus/mat/*.mat native/fuzz/corpus/record/
 	cd native && cargo +nightly fuzz run record -- -max_total_time=$(FUZZ_SECONDS) -max_len=20000
 
-lint: install
+lint: dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict referee notation vocabulary
@@ -66,11 +79,11 @@ test: lint native-check
 	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/pytest -q tests/api tests/storage tests/events
 
 serve: install
-	mkdir -p var
+	@echo "make: starting gunicorn ($(WORKERS) workers) on http://$(HOST):$(PORT)"
 	NARDY_REFEREE_BIND=$(HOST):$(PORT) NARDY_REFEREE_WORKERS=$(WORKERS) \
 		$(BIN)/gunicorn --config gunicorn.conf.py wsgi:app
 
-bench: install
+bench: dev
 	$(BIN)/python benchmarks/rules_speed.py
 	$(BIN)/python benchmarks/records_speed.py
 	$(BIN)/python benchmarks/http_load.py
@@ -79,7 +92,7 @@ bench: install
 	$(BIN)/python benchmarks/board_speed.py
 	$(BIN)/python benchmarks/live_load.py
 
-openapi: $(STAMP)
+openapi: $(DEV_STAMP)
 	$(BIN)/python -m referee.api.openapi
 
 # Debian's chromium for the browser tests (Playwright drives the system browser; CI is root).
@@ -100,7 +113,7 @@ postgresql:
 haproxy:
 	command -v haproxy >/dev/null || test -x /usr/sbin/haproxy || (apt-get update && apt-get install -y haproxy)
 
-screenshots: $(STAMP) browser
+screenshots: $(DEV_STAMP) browser
 	$(BIN)/python scripts/board_screenshots.py
 
 clean:

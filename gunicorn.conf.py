@@ -44,6 +44,24 @@ accesslog = "-"
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
 
 
+def when_ready(server: object) -> None:
+    """Say where the server listens and which archive it serves: with ``reuse_port`` the
+    workers bind, not the master, so gunicorn's own "Listening at" line names no address."""
+    from referee.storage import backend_of
+
+    cfg = server.cfg  # type: ignore[attr-defined]
+    for address in cfg.address:
+        where = f"unix:{address}" if isinstance(address, str) else _url(*address)
+        server.log.info("Listening at: %s (each worker binds it)", where)  # type: ignore[attr-defined]
+    database = str(server.app.wsgi().config["DATABASE"])  # type: ignore[attr-defined]
+    shown = database if backend_of(database) == "sqlite" else "PostgreSQL ($NARDY_REFEREE_DATABASE)"
+    server.log.info("The archive: %s", shown)  # type: ignore[attr-defined]
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def post_fork(server: object, worker: object) -> None:
     """A worker dies with its master (the kernel kills it), so no orphan outlives a
     ``kill -9`` of the master holding streams or applying deadlines."""

@@ -21,22 +21,22 @@ from referee.http.shared import SharedCounters
 from referee.http.storage import init_storage
 from referee.http.streams import init_streams, proxy_buffering, streams_config
 from referee.rules.engine import CHOSEN
+from referee.storage.location import archive_location
 
 MAX_BODY = 16 * 1024 * 1024
-DEFAULT_DATABASE = "var/referee.sqlite3"
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """A configured application. The archive file comes from ``NARDY_REFEREE_DATABASE``
-    (default ``var/referee.sqlite3``); ``NARDY_REFEREE_PRIVATE=1`` makes reads need a
-    token; ``NARDY_REFEREE_WORK_LIMITS`` and ``NARDY_REFEREE_RATE_LIMITS`` set what one
+    """A configured application. The archive comes from ``NARDY_REFEREE_DATABASE``
+    (default: the user's, ``referee.storage.location``); ``NARDY_REFEREE_PRIVATE=1`` makes
+    reads need a token; ``NARDY_REFEREE_WORK_LIMITS`` and ``NARDY_REFEREE_RATE_LIMITS`` set what one
     client may cost; ``NARDY_REFEREE_PROXIES=N`` trusts N proxies' X-Forwarded-For.
     ``NARDY_REFEREE_CHECKS`` is how many records a worker checks at once.
     ``config`` overrides them all (tests)."""
     app = Flask(__name__)
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,
-        DATABASE=os.environ.get("NARDY_REFEREE_DATABASE", DEFAULT_DATABASE),
+        DATABASE=archive_location(),
         PRIVATE=os.environ.get("NARDY_REFEREE_PRIVATE") == "1",
         ENGINE=CHOSEN,
         **limits_config(),

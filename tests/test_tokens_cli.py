@@ -37,11 +37,13 @@ def create(database: Path, capsys: pytest.CaptureFixture[str], *args: str) -> st
 
 
 def listed(database: Path, capsys: pytest.CaptureFixture[str]) -> list[list[str]]:
-    """The rows of ``tokens list``, split on tabs."""
+    """The rows of ``tokens list`` under its header line, split on tabs."""
     capsys.readouterr()
     assert tokens(database, "list") == 0
     out, _ = capsys.readouterr()
-    return [line.split("\t") for line in out.splitlines() if line.strip()]
+    header, *rows = [line.split("\t") for line in out.splitlines() if line.strip()]
+    assert header == ["id", "prefix", "scopes", "name", "state"]
+    return rows
 
 
 def scopes_of(database: Path, secret: str) -> tuple[str, ...] | None:

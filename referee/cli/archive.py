@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from referee.cli.common import EXIT_INVALID, EXIT_OK, add_database, storage_at
+from referee.cli.progress import progress
 from referee.rules import engine
 from referee.scopes import Scope
 
@@ -41,7 +42,7 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _tokens(args: argparse.Namespace) -> int:
-    storage = storage_at(args.database)
+    storage = storage_at(args.database, create=args.action == "create")
     try:
         if args.action == "create":
             issued = storage.tokens.create(tuple(args.scope), args.name)
@@ -52,6 +53,7 @@ def _tokens(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         elif args.action == "list":
+            print("id\tprefix\tscopes\tname\tstate")
             for token in storage.tokens.all():
                 state = f"revoked {token.revoked_at}" if token.revoked_at else "active"
                 name = token.name or "-"
@@ -77,19 +79,22 @@ def _recheck(args: argparse.Namespace) -> int:
     try:
         run = recheck.start(storage, args.all, args.batch or recheck.BATCH_SIZE)
         checked = changed = 0
-        for change in recheck.recheck(storage, args.all, engine.CHOSEN, run):
-            checked += 1
-            if change.changed:
-                changed += 1
-                print(change.describe(), flush=True)
-        progress = storage.rechecks.progress(run.id)
+        done = storage.rechecks.progress(run.id).rechecked
+        with progress(run.matches, "re-checking", "match", initial=done) as bar:
+            for change in recheck.recheck(storage, args.all, engine.CHOSEN, run):
+                checked += 1
+                bar.advance()
+                if change.changed:
+                    changed += 1
+                    bar.echo(change.describe())
+        state = storage.rechecks.progress(run.id)
     finally:
         storage.close()
     print(f"{checked} match(es) re-checked, {changed} changed", file=sys.stderr)
-    state = "finished" if progress.finished else "under way in other processes"
+    how = "finished" if state.finished else "under way in other processes"
     print(
-        f"run {run.id}: {progress.rechecked} of {progress.matches} match(es) re-checked,"
-        f" {progress.changed} changed; {state}",
+        f"run {run.id}: {state.rechecked} of {state.matches} match(es) re-checked,"
+        f" {state.changed} changed; {how}",
         file=sys.stderr,
     )
     return EXIT_OK

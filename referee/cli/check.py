@@ -13,10 +13,22 @@ from pathlib import Path
 from referee.adjudication import Verdict, check_record
 from referee.adjudication.budget import OFFLINE
 from referee.cli.common import EXIT_BAD_INPUT, EXIT_INVALID, EXIT_OK, rules_option
+from referee.cli.progress import Progress, progress
 from referee.errors import RefereeError
 from referee.rules import engine
+from referee.rules.scoring import GameResult, Termination
+from referee.rules.variants import find_variant
 
 RECORD_SUFFIXES = (".mat", ".txt")
+BAR_FROM = 4
+"""Checking this many files or more shows a bar (on a terminal)."""
+ENDINGS = {
+    Termination.DROP: "a dropped double",
+    Termination.TIMEOUT: "on time",
+    Termination.DRAW: "a draw",
+    Termination.UNFINISHED: "unfinished",
+}
+"""How a game that no kind of win names ended, in words."""
 
 
 def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,34 +59,46 @@ def record_files(paths: Sequence[Path]) -> list[Path]:
 
 def _check(args: argparse.Namespace) -> int:
     files = record_files(args.paths)
-    progress = len(files) > 3 and sys.stderr.isatty()
     status = EXIT_OK
-    for number, path in enumerate(files, start=1):
-        if progress:
-            print(f"\r[{number}/{len(files)}] {path.name[:50]:<50}", end="", file=sys.stderr)
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-            verdict = check_record(
-                text, args.variant, args.mode, args.rules, OFFLINE, engine.CHOSEN
-            )
-        except (OSError, UnicodeDecodeError) as error:
-            print(f"nardy-referee: {path}: cannot read: {error}", file=sys.stderr)
-            status = EXIT_BAD_INPUT
-            continue
-        except RefereeError as error:
-            print(f"nardy-referee: {path}: error ({error.code}): {error.message}", file=sys.stderr)
-            status = EXIT_BAD_INPUT
-            continue
-        if args.json:
-            print(json.dumps({"file": str(path), **verdict.to_json()}))
-        else:
-            print(describe_verdict(path, verdict))
-        refused = not verdict.valid or (args.require_complete and not verdict.match.complete)
-        if refused and status == EXIT_OK:
-            status = EXIT_INVALID
-    if progress:
-        print(file=sys.stderr)
+    with progress(len(files), "checking", "file", least=BAR_FROM) as bar:
+        for path in files:
+            found = _check_file(path, args, bar)
+            bar.advance()
+            if found is None:
+                status = EXIT_BAD_INPUT
+                continue
+            if args.json:
+                bar.echo(json.dumps({"file": str(path), **found.to_json()}))
+            else:
+                bar.echo(describe_verdict(path, found))
+            refused = not found.valid or (args.require_complete and not found.match.complete)
+            if refused and status == EXIT_OK:
+                status = EXIT_INVALID
     return status
+
+
+def _check_file(path: Path, args: argparse.Namespace, bar: Progress) -> Verdict | None:
+    """The verdict on one file, or None when it cannot be read or checked (said on stderr)."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+        return check_record(text, args.variant, args.mode, args.rules, OFFLINE, engine.CHOSEN)
+    except (OSError, UnicodeDecodeError) as error:
+        bar.echo(f"nardy-referee: {path}: cannot read: {error}", sys.stderr)
+    except RefereeError as error:
+        bar.echo(f"nardy-referee: {path}: error ({error.code}): {error.message}", sys.stderr)
+    return None
+
+
+def result_words(variant: str, result: GameResult) -> str:
+    """How a game ended, in the variant's own words: ``a gammon`` in backgammon, ``a mars``
+    in long nardy (``Variant.kind_words``), ``a backgammon, by resignation``."""
+    if result.kind is None:
+        words = ENDINGS.get(result.termination, str(result.termination))
+    else:
+        words = find_variant(variant).kind_words[result.kind]
+        if result.termination == Termination.RESIGN:
+            words += ", by resignation"
+    return words if result.cube == 1 else f"{words}, cube {result.cube}"
 
 
 def describe_verdict(path: Path, verdict: Verdict) -> str:
@@ -90,10 +114,9 @@ def describe_verdict(path: Path, verdict: Verdict) -> str:
     for game, after in zip(verdict.games, match.scores_after, strict=True):
         result = game.result
         winner = "nobody" if result.winner is None else match.players["wb".index(result.winner)]
-        kind = f" {result.kind}" if result.kind else ""
         lines.append(
-            f"  game {game.index}: {winner} wins {result.points} ({result.termination}{kind}),"
-            f" score {after[0]}-{after[1]}"
+            f"  game {game.index}: {winner} wins {result.points}"
+            f" ({result_words(verdict.variant, result)}), score {after[0]}-{after[1]}"
         )
         for label, issues in (("ERROR", game.errors), ("warning", game.warnings)):
             for issue in issues:

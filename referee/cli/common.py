@@ -1,13 +1,15 @@
-"""What the commands share: exit codes, the options argument, where the archive is."""
+"""What the commands share: exit codes, the options argument, where the archive is (and
+that a command that only reads never makes an empty one)."""
 
 from __future__ import annotations
 
 import argparse
-import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from notation.errors import NotationError
 from notation.options import OptionValue, parse_rules_text
+from referee.errors import NotFoundError
 
 if TYPE_CHECKING:
     from referee.storage.stores import Storage
@@ -15,7 +17,12 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_INVALID, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_PIPE_CLOSED = 141
 """The reader of the output went away (``check ... | head``): the shell's code for SIGPIPE."""
-DEFAULT_DATABASE = "var/referee.sqlite3"
+
+
+class NoArchiveError(NotFoundError):
+    """A command that only reads was pointed at a SQLite file that is not there."""
+
+    code = "no_archive"
 
 
 def rules_option(text: str) -> dict[str, OptionValue]:
@@ -39,18 +46,28 @@ def database_location(text: str) -> str:
 
 
 def add_database(command: argparse.ArgumentParser) -> None:
-    """``--database``: the archive the command works on."""
+    """``--database``: the archive the command works on, by default the server's."""
+    from referee.storage.location import archive_location, user_archive
+
     command.add_argument(
         "--database",
         type=database_location,
-        default=os.environ.get("NARDY_REFEREE_DATABASE", DEFAULT_DATABASE),
-        help="the archive file (default: $NARDY_REFEREE_DATABASE or var/referee.sqlite3)",
+        default=archive_location(),
+        help=f"the archive: a SQLite file or a postgresql:// URL (default: $NARDY_REFEREE_DATABASE,"
+        f" else {user_archive()})",
     )
 
 
-def storage_at(location: str) -> Storage:
-    """The storage at ``location``, created and migrated first when it must be."""
-    from referee.storage import open_storage, prepare_storage  # for the commands that use it
+def storage_at(location: str, create: bool = False) -> Storage:
+    """The storage at ``location``, migrated first when it must be; a SQLite file that is
+    not there is made only when ``create`` (NoArchiveError otherwise: a command that only
+    reads, run with the wrong archive, must say so rather than answer from an empty one)."""
+    from referee.storage import backend_of, open_storage, prepare_storage  # when used
 
+    if not create and backend_of(location) == "sqlite" and not Path(location).is_file():
+        raise NoArchiveError(
+            f"there is no archive at {location}: set $NARDY_REFEREE_DATABASE or --database"
+            " to the server's archive (this command makes none)"
+        )
     prepare_storage(location)
     return open_storage(location)

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from referee.cli.common import EXIT_BAD_INPUT, EXIT_INVALID, EXIT_OK, database_location
+from referee.cli.progress import progress
 
 
 def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -51,7 +52,8 @@ def _copy(args: argparse.Namespace) -> int:
         if there:
             rows = ", ".join(f"{n} in {table}" for table, n in there.items())
             return _refuse(f"TO is not empty ({rows}): copy into a new archive")
-        target.tables.load(source.tables.rows)
+        with progress(sum(source.tables.counts().values()), "copying", "row") as bar:
+            target.tables.load(lambda table: bar.over(source.tables.rows(table)))
         print(f"copied the {source_backend} archive into the {target_backend} archive:")
         print(f"{'table':<14} {'rows':>8}  sha256 of the rows")
         counts = (source.tables.counts(), target.tables.counts())

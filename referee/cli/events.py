@@ -10,6 +10,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from referee.cli.common import EXIT_OK, add_database, storage_at
+from referee.cli.progress import progress
 
 if TYPE_CHECKING:
     from referee.storage.stores import Storage
@@ -40,7 +41,9 @@ def _ratings(args: argparse.Namespace) -> int:
     try:
         if args.recompute:
             before = _table(storage)
-            rated.rerate(storage)
+            events = storage.tables.counts()["events"]
+            with progress(events, "re-rating", "event") as bar:
+                rated.rerate(storage, bar.over(rated.every_event(storage)))
             after = _table(storage)
             keys = before.keys() | after.keys()
             changed = sorted(key for key in keys if before.get(key) != after.get(key))
@@ -60,6 +63,7 @@ def _ratings(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
+        print("variant\tname\trating\texperience\tmatches")
         for row in rows:
             print(
                 f"{row['variant']}\t{row['name']}\t{row['rating']:.2f}"

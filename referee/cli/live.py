@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,6 +13,9 @@ from referee.cli.common import EXIT_BAD_INPUT, EXIT_INVALID, EXIT_OK
 
 if TYPE_CHECKING:
     from referee.live.bot import LiveClient, RandomStrategy
+
+TOKEN_VARIABLE = "NARDY_REFEREE_TOKEN"
+"""The environment variable a bot's token may come from (kept out of ``ps``)."""
 
 
 def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,7 +43,17 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="with --events: stop after N matches have ended (default: play on for ever)",
     )
-    bot.add_argument("--token", required=True, help="the bot's token (scope play)")
+    token = bot.add_mutually_exclusive_group()
+    token.add_argument(
+        "--token-file",
+        type=Path,
+        metavar="FILE",
+        help="a file holding the bot's token (scope play); without it and --token:"
+        f" ${TOKEN_VARIABLE}",
+    )
+    token.add_argument(
+        "--token", help="the bot's token itself (other users see it in ps: prefer the others)"
+    )
     bot.add_argument(
         "--strategy", type=_strategy, default="random", help="the bot's strategy (default: random)"
     )
@@ -95,9 +109,34 @@ def _verify_dice(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def bot_token(args: argparse.Namespace) -> str:
+    """The bot's token: ``--token``, else ``--token-file``'s text, else
+    ``$NARDY_REFEREE_TOKEN`` (ValueError saying what is missing)."""
+    if args.token:
+        return str(args.token)
+    path: Path | None = args.token_file
+    if path is not None:
+        try:
+            text = path.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as error:
+            raise ValueError(f"cannot read the token file: {error}") from None
+        if not text:
+            raise ValueError(f"the token file {path} is empty")
+        return text
+    token = os.environ.get(TOKEN_VARIABLE, "").strip()
+    if not token:
+        raise ValueError(f"no token: give --token-file FILE, set ${TOKEN_VARIABLE} or --token")
+    return token
+
+
 def _bot(args: argparse.Namespace) -> int:
     from referee.live.bot import LiveApiError, LiveClient, play_match
 
+    try:
+        args.token = bot_token(args)
+    except ValueError as error:
+        print(f"nardy-referee: bot: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if args.events:
         return _events_bot(args)
     client = LiveClient(args.url.rstrip("/"), args.token)

@@ -6,7 +6,7 @@ grew in archive order is applied from the kept ratings; one that gained an older
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from referee.events.ratings import Rating, ratings
 from referee.events.results import played, rated_matches
@@ -86,11 +86,13 @@ def every_event(storage: Storage) -> Iterator[StoredEvent]:
         after = page[-1].id
 
 
-def ledger_from_archive(storage: Storage) -> list[RatedMatch]:
-    """Every rated match the events name, read again from the stored records: the
-    finished, not awarded pairings of rated events."""
+def ledger_from_archive(
+    storage: Storage, events: Iterable[StoredEvent] | None = None
+) -> list[RatedMatch]:
+    """Every rated match the events name (``events``, default ``every_event``), read again
+    from the stored records: the finished, not awarded pairings of rated events."""
     found = []
-    for event in every_event(storage):
+    for event in every_event(storage) if events is None else events:
         for pairing in event.pairings:
             if pairing.status != PairingStatus.FINISHED or pairing.award is not None:
                 continue
@@ -103,7 +105,8 @@ def ledger_from_archive(storage: Storage) -> list[RatedMatch]:
     return found
 
 
-def rerate(storage: Storage) -> dict[str, KeptRatings]:
-    """Make the ledger anew from the archive and compute every variant's ratings."""
-    storage.ratings.replace_ledger(ledger_from_archive(storage))
+def rerate(storage: Storage, events: Iterable[StoredEvent] | None = None) -> dict[str, KeptRatings]:
+    """Make the ledger anew from the archive (``events``: every event, as
+    ``ledger_from_archive`` reads them) and compute every variant's ratings."""
+    storage.ratings.replace_ledger(ledger_from_archive(storage, events))
     return {variant: current(storage, variant) for variant in storage.ratings.variants()}

@@ -95,6 +95,9 @@ class Variant:
     """The options of RULES.md §12.1 that apply to this variant."""
     variation_tags: ClassVar[tuple[str, ...]]
     """The ``[Variation "..."]`` values of a record that name this variant (lower case)."""
+    kind_words: ClassVar[Mapping[WinKind, str]]
+    """How people call each kind of win in this game (the JSON keeps ``WinKind``'s machine
+    names): a gammon in backgammon is a mars in nardy."""
 
     @classmethod
     def options_with(cls, mapping: Mapping[str, object], base: Options | None = None) -> Options:
@@ -230,6 +233,11 @@ class Backgammon(Variant):
     has_cube = True
     start = ((24, 2), (13, 5), (8, 3), (6, 5))
     opening_doublets = False
+    kind_words: ClassVar[Mapping[WinKind, str]] = {
+        WinKind.SINGLE: "a single game",
+        WinKind.MARS: "a gammon",
+        WinKind.KOKS: "a backgammon",
+    }
     option_names = frozenset(
         {"judge", "cube", "cube_limit", "beavers", "auto_doubles", "jacoby", "crawford"}
     )
@@ -275,6 +283,11 @@ class LongNardy(NardyVariant):
     start = ((HEAD, CHECKERS),)
     option_names = NardyVariant.option_names | {"head_exception", "first_turn_scope", "koks"}
     variation_tags = ("long nardy",)
+    kind_words: ClassVar[Mapping[WinKind, str]] = {
+        WinKind.SINGLE: "an oin",
+        WinKind.MARS: "a mars",
+        WinKind.KOKS: "a koks",
+    }
 
     @classmethod
     def head_limit(
@@ -332,6 +345,10 @@ class Khachapuri(NardyVariant):
     aliases = ("kh", "khachapuri-nardy")
     start = ((HEAD, 4), (HOME_TOP, 11))
     variation_tags = ("khachapuri",)
+    kind_words: ClassVar[Mapping[WinKind, str]] = {
+        WinKind.SINGLE: "by the borne-off difference",
+        WinKind.MARS: "a mars",
+    }
 
     @classmethod
     def has_koks(cls, options: Options) -> bool:

@@ -1,0 +1,75 @@
+"""``make serve`` and what it starts: it installs only what serving needs (the dev extra is
+``make test``'s), says what it is doing before each slow step, and gunicorn names the
+address it listens on and the archive it serves."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.server import start, stop
+
+ROOT = Path(__file__).resolve().parents[1]
+SLOW = ("-m venv", "pip install", "gunicorn")
+"""What takes a while in a dry run's commands: each must follow a line that says it."""
+
+
+def dry_run(target: str, tmp_path: Path) -> list[str]:
+    """The commands ``make TARGET`` would run from nothing (a .venv that does not exist)."""
+    if shutil.which("make") is None:
+        pytest.skip("make is not installed")
+    venv = tmp_path / "venv"
+    done = subprocess.run(
+        ["make", "-n", target, f"VENV={venv}"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return [line.strip() for line in done.stdout.splitlines() if line.strip()]
+
+
+def test_serve_installs_the_package_without_the_dev_extra(tmp_path: Path) -> None:
+    commands = dry_run("serve", tmp_path)
+    installs = [line for line in commands if "pip install" in line]
+    assert any(line.endswith("-e .") for line in installs), installs
+    assert not any("[dev]" in line for line in commands), commands
+
+
+def test_test_adds_the_dev_extra(tmp_path: Path) -> None:
+    commands = dry_run("test", tmp_path)
+    assert any("pip install" in line and "'.[dev]'" in line for line in commands), commands
+
+
+def steps(commands: list[str]) -> list[list[str]]:
+    """The commands split into make's steps: each installing step ends with its stamp's
+    ``touch``."""
+    found: list[list[str]] = [[]]
+    for line in commands:
+        found[-1].append(line)
+        if line.startswith("touch "):
+            found.append([])
+    return [step for step in found if step]
+
+
+@pytest.mark.parametrize("target", ["serve", "test"])
+def test_every_slow_step_says_first_what_it_does(target: str, tmp_path: Path) -> None:
+    slow = [
+        step
+        for step in steps(dry_run(target, tmp_path))
+        if any(word in line for line in step for word in SLOW)
+    ]
+    assert len(slow) >= 2  # the virtualenv and the install at least
+    for step in slow:
+        assert step[0].startswith("echo "), step
+
+
+def test_gunicorn_names_its_address_and_archive(tmp_path: Path) -> None:
+    database = tmp_path / "served.sqlite3"
+    server = start(database, workers=1, log=tmp_path / "gunicorn.log")
+    try:
+        log = server.log.read_text()
+    finally:
+        stop(server)
+    assert f"Listening at: {server.base} " in log
+    assert f"The archive: {database}" in log
