@@ -52,7 +52,7 @@ OPERATORS = (
 )
 _NAME = re.compile(r"[a-z][a-z-]*\Z")
 _NUMBERED = re.compile(r"(\d+(?:\.\d+)*|[A-Z]\d+)\.?(?:\s|$)")
-_LOCAL_DOC = re.compile(r"(?:docs/)?([a-z][a-z-]*)\.md(#[\w-]+)?\Z")
+_LOCAL_DOC = re.compile(r"([a-z][a-z-]*)\.md(#[\w-]+)?\Z")
 
 
 def heading_anchor(text: str) -> str:
@@ -74,15 +74,14 @@ def _anchor_headings(state: Any) -> None:
 
 
 def _local_links(state: Any) -> None:
-    """A core rule: a link to another document of docs/ (``rules.md#7-2``) goes to its page
-    (``/docs/rules#7-2``)."""
+    """A core rule: a link to another document of docs/ (``rules.md#7-2``) goes to its page,
+    written relative to the page it is on (``rules#7-2`` beside ``/docs/notation``)."""
     for token in state.tokens:
         for child in token.children or ():
             href = child.attrGet("href") if child.type == "link_open" else None
             local = _LOCAL_DOC.match(str(href)) if href else None
             if local:
-                page = url_for("web.doc_page", name=local.group(1))
-                child.attrSet("href", page + (local.group(2) or ""))
+                child.attrSet("href", local.group(1) + (local.group(2) or ""))
 
 
 def _markdown() -> MarkdownIt:
