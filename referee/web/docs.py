@@ -19,6 +19,7 @@ from typing import Any
 from flask import Response, render_template, send_file, url_for
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from markupsafe import Markup, escape
 from werkzeug.exceptions import NotFound
 
 from referee.errors import NotFoundError
@@ -53,6 +54,7 @@ OPERATORS = (
 _NAME = re.compile(r"[a-z][a-z-]*\Z")
 _NUMBERED = re.compile(r"(\d+(?:\.\d+)*|[A-Z]\d+)\.?(?:\s|$)")
 _LOCAL_DOC = re.compile(r"([a-z][a-z-]*)\.md(#[\w-]+)?\Z")
+_CITATION = re.compile(r"docs/([a-z][a-z-]*)\.md(#[\w-]+)?")
 
 
 def heading_anchor(text: str) -> str:
@@ -100,6 +102,17 @@ def document_path(name: str) -> Path:
     if not _NAME.match(name) or not path.is_file():
         raise NotFoundError(f"there is no document {name!r}: /docs lists them")
     return path
+
+
+@blueprint.app_template_filter("doc_links")
+def doc_links(text: str) -> Markup:
+    """A message with every ``docs/rules.md#5-2`` it cites made a link to its page."""
+
+    def link(citation: re.Match[str]) -> str:
+        page = url_for("web.doc_page", name=citation.group(1)) + (citation.group(2) or "")
+        return f'<a href="{escape(page)}">{citation.group(0)}</a>'
+
+    return Markup(_CITATION.sub(link, str(escape(text))))
 
 
 @blueprint.get("/docs")

@@ -4,6 +4,7 @@ Every link on them resolves, anchors included, and nothing is loaded from anothe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -153,3 +154,35 @@ def test_an_unknown_document_is_not_found(client: FlaskClient, name: str) -> Non
     answer = client.get(f"/docs/{name}")
     assert answer.status_code == 404
     assert "/docs lists them" in answer.get_data(as_text=True) or answer.mimetype != "text/html"
+
+
+# Alice's first play takes two checkers from the head with 6-3, which only a first-turn
+# 6-6, 4-4 or 3-3 allows (docs/rules.md#6-1, #6-2): an illegal play citing rule 6.1.
+HEAD_RULE_BROKEN = """; [Variation "Long Nardy"]
+; [CubeLimit "1"]
+
+ 1 point match
+
+ Game 1
+ Alice : 0                      Bob : 0
+  1) 63: 24/18 24/21             52: 24/19 19/17
+"""
+
+
+def test_a_verdicts_rule_citation_links_to_the_rule(client: FlaskClient) -> None:
+    html = client.post("/check", data={"record": HEAD_RULE_BROKEN}).get_data(as_text=True)
+    cited = re.findall(r'<a href="([^"]*)">docs/rules\.md#6-1</a>', html)
+    # the first error's line, the games table and the replay's step each cite it
+    assert len(cited) >= 2 and set(cited) == {"/docs/rules#6-1"}
+    assert "6-1" in page(client, "/docs/rules").ids
+
+
+def test_a_citation_link_escapes_the_rest_of_the_message(app: Flask) -> None:
+    from referee.web.docs import doc_links
+
+    with app.test_request_context():
+        linked = str(doc_links("<b> (docs/live.md#5) and docs/rules.md"))
+    assert linked == (
+        '&lt;b&gt; (<a href="/docs/live#5">docs/live.md#5</a>)'
+        ' and <a href="/docs/rules">docs/rules.md</a>'
+    )
