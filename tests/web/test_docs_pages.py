@@ -79,6 +79,8 @@ def test_the_index_lists_the_users_documents_and_the_api(client: FlaskClient) ->
     links = {link for _, link in page(client, "/docs").links}
     assert {f"/docs/{name}" for name in USER_DOCUMENTS} <= links
     assert "/docs/api" in links and "/openapi.yaml" in links
+    # and every document of docs/ is listed (a new one is found from /docs)
+    assert {f"/docs/{name}" for name in DOCUMENTS} <= links
 
 
 @pytest.mark.parametrize("name", DOCUMENTS)
