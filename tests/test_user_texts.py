@@ -1,5 +1,5 @@
 """What a user reads points into the repository, never beside it: the README, docs/, the
-page templates, openapi.yaml and every message string of the packages name no file of
+page templates, openapi.yaml, examples/ and every message string of the packages name no file of
 the developers' specification (nor ``../shared``), and every ``docs/<name>.md#<anchor>``
 they cite is a heading of that document as its page renders it (``/docs/<name>``).
 
@@ -46,6 +46,7 @@ def user_texts() -> Iterator[tuple[str, str]]:
     """(where, text) for everything a user of the repository or the server reads."""
     files = [ROOT / "README.md", ROOT / "openapi.yaml", *sorted(DOCS_DIR.glob("*.md"))]
     files += sorted((ROOT / "referee" / "web" / "templates").glob("*.html"))
+    files += sorted((ROOT / "examples").iterdir())
     for path in files:
         yield str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")
     for package in PACKAGES:
@@ -94,7 +95,8 @@ def texts() -> list[tuple[str, str]]:
 
 def test_the_scan_reads_every_kind_of_text(texts: list[tuple[str, str]]) -> None:
     places = {where.split(":")[0].split("/")[0] for where, _ in texts}
-    assert {"README.md", "openapi.yaml", "docs", "referee", "notation", "vocabulary"} <= places
+    assert {"README.md", "openapi.yaml", "docs", "examples", "referee", "notation"} <= places
+    assert "vocabulary" in places
     # a message string of the judge, one template and the four user documents are read
     assert any(where.startswith("referee/rules/judge.py:") for where, _ in texts)
     assert any(where == "referee/web/templates/index.html" for where, _ in texts)
