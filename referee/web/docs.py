@@ -96,6 +96,25 @@ def _markdown() -> MarkdownIt:
 MARKDOWN = _markdown()
 
 
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A top section of a document (a ``##`` heading), as its page's contents list it."""
+
+    anchor: str
+    title: str
+
+
+def rendered(text: str) -> tuple[str, list[Section]]:
+    """A document's HTML and its top sections."""
+    tokens = MARKDOWN.parse(text)
+    sections = [
+        Section(str(token.attrGet("id")), tokens[index + 1].content)
+        for index, token in enumerate(tokens)
+        if token.type == "heading_open" and token.tag == "h2"
+    ]
+    return MARKDOWN.renderer.render(tokens, MARKDOWN.options, {}), sections
+
+
 def document_path(name: str) -> Path:
     """The Markdown file of a document's page, or NotFoundError."""
     path = DOCS_DIR / f"{name}.md"
@@ -141,4 +160,5 @@ def doc_page(name: str) -> str:
     """One document of docs/, rendered from its Markdown."""
     text = document_path(name).read_text(encoding="utf-8")
     title = next((line[2:] for line in text.splitlines() if line.startswith("# ")), name)
-    return render_template("doc.html", title=title, body=MARKDOWN.render(text), name=name)
+    body, sections = rendered(text)
+    return render_template("doc.html", title=title, body=body, sections=sections, name=name)

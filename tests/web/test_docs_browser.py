@@ -52,7 +52,11 @@ def test_the_api_reference_draws_every_operation_from_this_site(
     blocks = screen.locator(".opblock")
     expect(blocks.first).to_be_visible()
     expect(blocks).to_have_count(operations())
-    expect(screen.locator(".opblock-summary-path", has_text="/v1/plays/check")).to_be_visible()
+    check = screen.locator(".opblock-summary-path", has_text="/v1/plays/check")
+    expect(check).to_be_visible()
+    check.click()  # an operation opened shows its request body, and still fits the screen
+    expect(screen.locator(".opblock.is-open .opblock-section-request-body")).to_be_visible()
+    assert fits(screen)
     # the spec and Swagger UI's files were loaded, all of them from this server
     assert any(url.endswith("/openapi.yaml") for url in requested)
     assert any(url.endswith("swagger-ui-bundle.js") for url in requested)

@@ -103,7 +103,11 @@ def test_every_document_is_a_page_whose_links_resolve(client: FlaskClient, name:
 
 def test_the_rules_page_has_the_anchors_errors_cite(client: FlaskClient) -> None:
     # the judge cites 5.1, 5.2, 14.3 ...; the cube 14.5-14.9; the check page 12.1
-    ids = page(client, "/docs/rules").ids
+    shown = page(client, "/docs/rules")
+    ids = shown.ids
+    # its contents list every top section, "## 1. Board ..." to "## 14. Backgammon ..."
+    contents = [link for _, link in shown.links if link in {f"#{n}" for n in range(1, 15)}]
+    assert contents == [f"#{n}" for n in range(1, 15)]
     assert {"4-2", "5-1", "5-2", "6-1", "7-2", "7-3", "8-1", "8-3", "12-1", "14-3"} <= ids
     assert {"14-2", "14-5", "14-7", "14-9"} <= ids
 
