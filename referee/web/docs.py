@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -158,7 +159,16 @@ def api_reference_asset(filename: str) -> Response:
 @blueprint.get("/docs/<name>")
 def doc_page(name: str) -> str:
     """One document of docs/, rendered from its Markdown."""
-    text = document_path(name).read_text(encoding="utf-8")
-    title = next((line[2:] for line in text.splitlines() if line.startswith("# ")), name)
-    body, sections = rendered(text)
+    path = document_path(name)
+    title, body, sections = _page(path, path.stat().st_mtime_ns)
     return render_template("doc.html", title=title, body=body, sections=sections, name=name)
+
+
+@lru_cache(maxsize=32)
+def _page(path: Path, modified: int) -> tuple[str, str, tuple[Section, ...]]:
+    """A document's title, HTML and top sections, rendered once per version of its file
+    (``modified``: the file's time, so an edited document is rendered anew)."""
+    text = path.read_text(encoding="utf-8")
+    title = next((line[2:] for line in text.splitlines() if line.startswith("# ")), path.stem)
+    body, sections = rendered(text)
+    return title, body, tuple(sections)

@@ -4,6 +4,7 @@ Every link on them resolves, anchors included, and nothing is loaded from anothe
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -192,3 +193,17 @@ def test_a_citation_link_escapes_the_rest_of_the_message(app: Flask) -> None:
         '&lt;b&gt; (<a href="/docs/live#5">docs/live.md#5</a>)'
         ' and <a href="/docs/rules">docs/rules.md</a>'
     )
+
+
+def test_an_edited_document_is_rendered_anew(tmp_path: Path) -> None:
+    from referee.web.docs import _page
+
+    document = tmp_path / "sample.md"
+    document.write_text("# First\n\n## 1. One\n")
+    first = _page(document, document.stat().st_mtime_ns)
+    assert first[0] == "First" and 'id="1"' in first[1]
+    document.write_text("# Second\n\n## 2. Two\n")
+    os.utime(document, ns=(0, document.stat().st_mtime_ns + 1))
+    second = _page(document, document.stat().st_mtime_ns)
+    assert second[0] == "Second" and 'id="2"' in second[1]
+    assert [section.anchor for section in second[2]] == ["2"]
