@@ -135,7 +135,7 @@ def doc_links(text: str) -> Markup:
     return Markup(_CITATION.sub(link, str(escape(text))))
 
 
-@blueprint.get("/docs")
+@blueprint.get("/docs", strict_slashes=False)
 def docs_index() -> str:
     """The documents for users, then those for operators and developers."""
     return render_template("docs.html", users=USERS, operators=OPERATORS)

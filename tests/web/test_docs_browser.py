@@ -17,6 +17,7 @@ from tests.server import Server, running
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = {"desktop": {"width": 1200, "height": 900}, "phone": {"width": 390, "height": 844}}
 METHODS = {"get", "put", "post", "delete", "patch"}
+DOCUMENTS = sorted(path.stem for path in (ROOT / "docs").glob("*.md"))
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +71,7 @@ def fits(page: Any) -> bool:
     return width
 
 
-@pytest.mark.parametrize("name", ["notation", "rules", "live", "events"])
+@pytest.mark.parametrize("name", DOCUMENTS)
 def test_a_document_fits_the_screen(screen: Any, server: Server, name: str) -> None:
     from playwright.sync_api import expect
 

@@ -76,8 +76,9 @@ def external(link: str) -> bool:
     return bool(urlsplit(link).netloc) or link.startswith("//")
 
 
-def test_the_index_lists_the_users_documents_and_the_api(client: FlaskClient) -> None:
-    links = {link for _, link in page(client, "/docs").links}
+@pytest.mark.parametrize("url", ["/docs", "/docs/"])
+def test_the_index_lists_the_users_documents_and_the_api(client: FlaskClient, url: str) -> None:
+    links = {link for _, link in page(client, url).links}
     assert {f"/docs/{name}" for name in USER_DOCUMENTS} <= links
     assert "/docs/api" in links and "/openapi.yaml" in links
     # and every document of docs/ is listed (a new one is found from /docs)
