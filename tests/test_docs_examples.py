@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from referee.app import create_app
 from referee.bridge import read_position, write_position
+from referee.live.dice import commitment, throw
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 POSITION = re.compile(r"(?:backgammon|long-nardy|khachapuri)(?: \S+){8}")
@@ -80,3 +81,37 @@ def test_a_worked_example_is_what_the_referee_answers(
     answer = client.post("/v1/plays/check", json={"position": before, "play": play})
     assert answer.status_code == 200
     assert answer.json == {**answer.json, "legal": True, "play": play, "position": after}
+
+
+# docs/live.md's test vectors: (id, seed_w, seed_b, server seed, commitment, throws 1-5)
+VECTORS = [
+    (
+        1,
+        "",
+        "",
+        "0" * 64,
+        "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925",
+        "(5,2) (2,4) (6,3) (3,4) (2,2)",
+    ),
+    (
+        42,
+        "alpha",
+        "beta-7",
+        "783e28b59849da3ff7c4a64ccd204bb537ca0d2b1595ecf9339ae37b411910b7",
+        "5bd8b47480989384185e2f7b751b7aae936e20f892073642a2419817dddc2570",
+        "(5,2) (4,6) (5,1) (4,6) (2,2)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("live_id", "seed_w", "seed_b", "seed", "committed", "throws"), VECTORS)
+def test_the_live_documents_dice_vectors_are_the_servers(
+    live_id: int, seed_w: str, seed_b: str, seed: str, committed: str, throws: str
+) -> None:
+    text = " ".join((DOCS / "live.md").read_text(encoding="utf-8").split())
+    assert committed in text and throws in text and (seed == "0" * 64 or seed in text)
+    assert commitment(seed) == committed
+    made = " ".join(
+        f"({a},{b})" for a, b in (throw(seed, live_id, k, seed_w, seed_b) for k in range(1, 6))
+    )
+    assert made == throws
