@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A complete live-match bot in the standard library only (LIVE.md): join, follow the
+"""A complete live-match bot in the standard library only (docs/live.md): join, follow the
 match's NDJSON stream, and act when it is our turn. It plays a random legal play, never
 doubles, always takes. Start from it and replace choose() with your engine.
 

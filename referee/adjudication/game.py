@@ -257,7 +257,7 @@ class GameChecker:
             action,
             IssueCode.ILLEGAL_PLAY,
             "the first play of a game from the start uses the two different opening dice"
-            " (RULES.md 14.2)",
+            " (docs/rules.md#14-2)",
             rule="opening_doublet",
             play=action.text.partition(":")[2].strip(),
             stop=self.setting.mode is not Mode.CONDONE,

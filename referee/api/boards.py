@@ -24,7 +24,7 @@ def position_svg() -> Response:
     get:
       summary: Draw a position
       description: >
-        The board of a position string (NOTATION.md §1) as image/svg+xml: points, checkers,
+        The board of a position string (docs/notation.md#1) as image/svg+xml: points, checkers,
         bar, borne-off trays, cube, dice, pip counts and the side on turn, from White's
         side (orientation w) or Black's (b). The root element carries data-position and
         every checker data-side, data-point (White's numbering, bar, off) and data-count.

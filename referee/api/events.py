@@ -271,7 +271,7 @@ def create_event() -> tuple[dict[str, Any], int, dict[str, str]]:
     post:
       summary: Create an event
       description: >
-        Needs a bearer token with scope live:host (EVENTS.md §3). 422 with a stable code:
+        Needs a bearer token with scope live:host (docs/events.md#3). 422 with a stable code:
         unknown_bot (a bots event's entrant that is no play token), duplicate_entrant,
         entrant_count (fewer than 2 or more than 256), mirrored_not_allowed (with knockout,
         or in a records event), invalid_rounds (a Swiss without rounds, or other rounds
@@ -401,7 +401,7 @@ def submit_record(event_id: int, number: int, table: int) -> dict[str, Any]:
     post:
       summary: Submit a pairing's record
       description: >
-        The event's host (EVENTS.md §6). The record (JSON {"record"} or text/plain) is
+        The event's host (docs/events.md#6). The record (JSON {"record"} or text/plain) is
         adjudicated and stored as by POST /v1/matches (invalid ones too). A valid record
         of the match between the pairing's two entrants, at the event's length, gives the
         result; an invalid or incomplete one leaves the pairing disputed with the
@@ -456,7 +456,7 @@ def award_result(event_id: int, number: int, table: int) -> dict[str, Any]:
     post:
       summary: Award a pairing's result
       description: >
-        The event's host (EVENTS.md §6): the pairing is decided with termination award
+        The event's host (docs/events.md#6): the pairing is decided with termination award
         and the host's reason; it counts for standings, not for ratings (a live match of
         it still in play is aborted). 422 unknown_pairing for a round or table the event
         does not have, pairing_decided for one that has its result; 409 event_state when

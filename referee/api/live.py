@@ -168,7 +168,7 @@ def stream_live(live_id: int) -> Response:
     get:
       summary: Follow a live match
       description: >
-        One state per line (LIVE.md §3): now, then after every change; a blank line every
+        One state per line (docs/live.md#3): now, then after every change; a blank line every
         10 s while nothing happens; the stream ends after the finished or aborted state.
         Each open stream holds one server thread.
       parameters: [{in: path, name: live_id, required: true, schema: {type: integer}}]

@@ -66,7 +66,10 @@ def build_spec(app: Flask) -> APISpec:
         info={
             "description": (
                 "Referee and game-record archive for backgammon (short nardy), long nardy"
-                " and khachapuri. Errors are RFC 9457 application/problem+json."
+                " and khachapuri. Errors are RFC 9457 application/problem+json. Position"
+                " strings and plays: docs/notation.md; the rules and their options:"
+                " docs/rules.md; live matches: docs/live.md; events: docs/events.md (in the"
+                " repository, and as /docs pages on a server)."
             )
         },
     )

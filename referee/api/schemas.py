@@ -43,12 +43,12 @@ class PositionRequest(RequestSchema):
     position = fields.String(
         required=True,
         validate=validate.Length(min=1, max=MAX_TEXT),
-        metadata={"description": "A position string (NOTATION.md §1) holding the dice"},
+        metadata={"description": "A position string (docs/notation.md#1) holding the dice"},
     )
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
-        metadata={"description": "Rule options of RULES.md §12.1; defaults apply"},
+        metadata={"description": "Rule options of docs/rules.md#12-1; defaults apply"},
     )
 
 
@@ -88,7 +88,9 @@ class RecordCheckRequest(RequestSchema):
     mode = fields.String(
         load_default="strict",
         validate=validate.OneOf(["strict", "condone"]),
-        metadata={"description": "strict: a game stops at its first error; condone: see §4"},
+        metadata={
+            "description": "strict: a game stops at its first error; condone: docs/notation.md#4-3"
+        },
     )
     options = fields.Dict(
         keys=fields.String(),
@@ -177,7 +179,7 @@ class BoardQuery(QuerySchema):
     position = fields.String(
         required=True,
         validate=validate.Length(min=1, max=MAX_POSITION),
-        metadata={"description": "A position string (NOTATION.md §1)"},
+        metadata={"description": "A position string (docs/notation.md#1)"},
     )
     orientation = fields.String(
         load_default="w",
@@ -250,7 +252,7 @@ class LiveJoinRequest(RequestSchema):
     seed = fields.String(
         load_default="",
         validate=validate.Regexp(CLIENT_SEED.pattern + r"\Z"),
-        metadata={"description": "the bot's client seed for the dice (LIVE.md §5)"},
+        metadata={"description": "the bot's client seed for the dice (docs/live.md#5)"},
     )
 
 

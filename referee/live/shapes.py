@@ -93,8 +93,8 @@ class LiveState(Shape):
     dice_id = fields.Integer(
         required=True,
         metadata={
-            "description": "the id in the dice message (LIVE.md §5): the match's own, or in a"
-            " mirrored pair (EVENTS.md §7) its first match's, whose dice both throw"
+            "description": "the id in the dice message (docs/live.md#5): the match's own, or in a"
+            " mirrored pair (docs/events.md#7) its first match's, whose dice both throw"
         },
     )
 

@@ -31,12 +31,12 @@ class CubeRule(StrEnum):
 
 MESSAGES = {
     CubeRule.NO_CUBE: "this game is played without the doubling cube",
-    CubeRule.CRAWFORD_GAME: "nobody may double in the Crawford game (RULES.md 14.9)",
-    CubeRule.NOT_CUBE_OWNER: "only the cube's owner may double (RULES.md 14.5)",
+    CubeRule.CRAWFORD_GAME: "nobody may double in the Crawford game (docs/rules.md#14-9)",
+    CubeRule.NOT_CUBE_OWNER: "only the cube's owner may double (docs/rules.md#14-5)",
     CubeRule.NOT_BEFORE_ROLL: "a double is offered on one's own turn, before rolling (14.5)",
-    CubeRule.CUBE_LIMIT: "the cube would pass the cube limit (RULES.md 14.5)",
+    CubeRule.CUBE_LIMIT: "the cube would pass the cube limit (docs/rules.md#14-5)",
     CubeRule.WRONG_CUBE_VALUE: (
-        "a double, beaver or raccoon offers twice the cube's value (RULES.md 14.5-14.6)"
+        "a double, beaver or raccoon offers twice the cube's value (docs/rules.md#14-5)"
     ),
     CubeRule.NO_DOUBLE_PENDING: "there is no double to answer",
     CubeRule.NOT_DOUBLED_SIDE: "only the doubled player answers a double",
@@ -45,7 +45,7 @@ MESSAGES = {
     CubeRule.ANSWER_REQUIRED: "a double must be taken or dropped before play goes on",
     CubeRule.AUTO_DOUBLES: (
         "a game starts with a centred cube above 1 only by automatic doubles, in money play"
-        " and at most auto_doubles times (RULES.md 14.7)"
+        " and at most auto_doubles times (docs/rules.md#14-7)"
     ),
 }
 

@@ -434,10 +434,11 @@ def _message(
     dice = f"{max(judge.dice)}-{min(judge.dice)}"
     whole_play = {
         Reason.NOT_ENOUGH_DICE_USED: (
-            f"the play uses {used} of the dice but {best} can be played (RULES.md 5.1)"
+            f"the play uses {used} of the dice but {best} can be played (docs/rules.md#5-1)"
         ),
         Reason.LARGER_DIE_REQUIRED: (
-            f"only one die can be played, so the larger ({max(judge.dice)}) must be (RULES.md 5.2)"
+            f"only one die can be played, so the larger ({max(judge.dice)}) must be"
+            " (docs/rules.md#5-2)"
         ),
         Reason.AMBIGUOUS_PLAY: f"{written} can mean several plays with different results",
         Reason.ILLEGAL_RESULT: f"{written} reaches a position no legal play reaches",
@@ -457,39 +458,39 @@ def _move_message(judge: PlayJudge, reason: Reason, shown: Step | Move | None) -
     target = point_text(shown.to_point) if shown else ""
     die = shown.die if isinstance(shown, Step) else ""
     held = (
-        "is held by two or more opposing checkers (RULES.md 14.3)"
+        "is held by two or more opposing checkers (docs/rules.md#14-3)"
         if judge.variant.hitting
-        else "is occupied by the opponent (RULES.md 4.2)"
+        else "is occupied by the opponent (docs/rules.md#4-2)"
     )
     messages = {
         Reason.INVALID_POINT: f"{where}: points run from 25 (bar) down to 0 (off)",
         Reason.BACKWARD_MOVE: f"{where} moves backwards",
-        Reason.NO_BAR: f"there is no bar in {variant}: checkers are never hit (RULES.md 4.2)",
-        Reason.NO_HITTING: f"there is no hitting in {variant} (RULES.md 4.2)",
+        Reason.NO_BAR: f"there is no bar in {variant}: checkers are never hit (docs/rules.md#4-2)",
+        Reason.NO_HITTING: f"there is no hitting in {variant} (docs/rules.md#4-2)",
         Reason.WRONG_DIE: f"{where} is played after the last checker is off: the game is over",
         Reason.NO_CHECKER: f"{where}: there is no checker of yours on {origin}",
         Reason.MUST_ENTER_FROM_BAR: (
             f"{where}: a checker on the bar must enter before any other checker moves"
-            " (RULES.md 14.3)"
+            " (docs/rules.md#14-3)"
         ),
         Reason.BLOCKED_POINT: f"{where}: {target} {held}",
         Reason.BEAR_OFF_NOT_ALLOWED: (
-            f"{where}: bearing off needs every checker in the home (RULES.md 8.1)"
+            f"{where}: bearing off needs every checker in the home (docs/rules.md#8-1)"
         ),
         Reason.BEAR_OFF_HIGHER_CHECKER: (
             f"{where}: a {die} bears off from a lower point only when no"
-            " checker stands higher (RULES.md 8.3-8.4)"
+            " checker stands higher (docs/rules.md#8-3)"
         ),
         Reason.HEAD_RULE: (
             f"{where}: only {judge.rules.head_limit or 1} checker(s) may leave the head this"
-            " turn (RULES.md 6.1-6.2)"
+            " turn (docs/rules.md#6-1)"
         ),
         Reason.BLOCK_RULE: (
             f"{where}: makes a block of six points before any opponent checker has entered"
-            " his home (RULES.md 7.3, block_rule=home)"
+            " his home (docs/rules.md#7-3, block_rule=home)"
             if judge.options.block_rule is BlockRule.HOME
             else f"{where}: makes a block of six points with no opponent checker ahead of it"
-            " (RULES.md 7.2)"
+            " (docs/rules.md#7-2)"
         ),
     }
     return messages.get(reason, str(reason))

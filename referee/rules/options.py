@@ -135,7 +135,7 @@ class OptionSpec:
 
 
 _DESCRIPTIONS = {
-    "head_exception": "second head checker on a first-turn 6-6, 4-4 or 3-3 (RULES.md 6.2)",
+    "head_exception": "second head checker on a first-turn 6-6, 4-4 or 3-3 (docs/rules.md#6-2)",
     "first_turn_scope": "whose first turn has the head exception (6.2)",
     "block_rule": "a six-point block needs an opponent checker ahead of it, or in his home (7)",
     "block_timing": "check the block rule after every single move or at the end of the turn",

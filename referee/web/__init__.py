@@ -334,4 +334,5 @@ def live_match(live_id: int) -> str:
     )
 
 
+from referee.web import docs as docs  # noqa: E402  (registers the documents' pages)
 from referee.web import events as events  # noqa: E402  (registers the events pages)
