@@ -22,3 +22,33 @@ def throwaway_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
         del os.environ["NARDY_REFEREE_DATABASE"]
     else:
         os.environ["NARDY_REFEREE_DATABASE"] = saved
+
+
+ALONE = (
+    "tests/multihost/",
+    "tests/reliability/test_streams.py",
+    "tests/reliability/test_one_client.py",
+)
+"""Tests that measure the service under load (how many probes it answers, bots at pace,
+deadlines of a second across instances): ``make test`` runs them by themselves after the
+parallel run (marker ``alone``), so that other tests' work does not pass for theirs."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the ``ALONE`` tests; and under pytest-xdist (``make test`` runs ``--dist
+    loadgroup``) keep the tests of a module that share a module-scoped fixture (a server, a
+    browser, an event played once) on one worker, so that it is made once: every other test
+    goes to whichever worker is free."""
+    for item in items:
+        if item.nodeid.startswith(ALONE):
+            item.add_marker(pytest.mark.alone)
+        definitions = getattr(item, "_fixtureinfo", None)
+        if definitions is None:
+            continue
+        scopes = {
+            fixture.scope
+            for fixtures in definitions.name2fixturedefs.values()
+            for fixture in fixtures
+        }
+        if scopes & {"module", "package", "class"}:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))

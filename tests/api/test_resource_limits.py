@@ -243,7 +243,7 @@ def test_the_check_page_shares_the_checks_rate_limit(tmp_path: Path) -> None:
     response = env.client.post("/check", data=form)
     assert response.status_code == 429
     assert response.mimetype == "text/html"
-    assert response.headers["Retry-After"] == "60"
+    assert 59 <= int(response.headers["Retry-After"]) <= 60  # the window's rest, rounded up
 
 
 def test_a_read_of_an_archive_locked_for_everyone_is_503_too(
