@@ -73,10 +73,16 @@ lint: dev
 # The suite runs its storage contract on both backends; the API and storage tests run once
 # more with every app's archive on PostgreSQL (a temporary cluster the tests start, or the
 # server NARDY_REFEREE_TEST_POSTGRESQL names; without one they skip, REQUIRE_POSTGRESQL=1 fails).
+# The suite runs in TEST_WORKERS processes (pytest-xdist; a module sharing a server stays on
+# one), then the tests that measure the service under load (marker `alone`) by themselves.
+# tests/storage runs on both backends in the first run, so the PostgreSQL run leaves it out.
+TEST_WORKERS ?= 3
+PARALLEL := -n $(TEST_WORKERS) --dist loadgroup
 test: lint native-check
-	$(BIN)/pytest
-	NARDY_REFEREE_ENGINE=python $(BIN)/pytest -q $(ENGINE_TESTS)
-	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/pytest -q tests/api tests/storage tests/events
+	$(BIN)/pytest $(PARALLEL) -m "not alone"
+	$(BIN)/pytest -q -m alone
+	NARDY_REFEREE_ENGINE=python $(BIN)/pytest -q $(PARALLEL) $(ENGINE_TESTS)
+	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/pytest -q $(PARALLEL) tests/api tests/events
 
 serve: install
 	@echo "make: starting gunicorn ($(WORKERS) workers) on http://$(HOST):$(PORT)"
