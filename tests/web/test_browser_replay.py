@@ -220,10 +220,12 @@ def test_a_dance_among_the_legal_plays_is_said_in_words(sized: Any, site: Site) 
     from playwright.sync_api import expect
 
     server, ids = site
-    # The stored match's findings ...
+    # The stored match's move list (its replay names the verdict's error there) and
+    # findings ...
     sized.goto(f"{server.base}/matches/{ids['dance']}?g=6")
+    expect(sized.locator("li.step.illegal")).to_contain_text("Legal: no move")
     expect(sized.locator(".findings .error")).to_contain_text("legal plays include no move")
-    # ... and the pasted record's move list and findings.
+    # ... and the pasted record's.
     sized.goto(server.base + "/")
     sized.get_by_label("Record").fill(dance_instead())
     sized.get_by_role("button", name="Check the record").click()
