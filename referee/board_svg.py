@@ -18,6 +18,7 @@ from typing import Final
 
 from referee.bridge import cells_of, read_position, write_position
 from referee.rules.position import Position
+from referee.rules.words import resignation_words
 from vocabulary import BAR, CHECKERS, OFF, Phase, Side
 
 DEFAULT_COLORS: Final[Mapping[str, str]] = {
@@ -77,8 +78,6 @@ _PIPS = {
     6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
 }
 _SIDE_NAMES = {Side.WHITE: "White", Side.BLACK: "Black"}
-_RESIGN_WORDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
-_NARDY_RESIGN_WORDS = {1: "a single game", 2: "a mars", 3: "a koks"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,9 +420,8 @@ class _Painter:
         position = self.position
         text = None
         if position.phase is Phase.RESIGN and position.turn is not None:
-            words = _RESIGN_WORDS if position.variant.has_cube else _NARDY_RESIGN_WORDS
-            offerer = self.players[position.turn.other]
-            text = f"{offerer} offers to resign {words[position.resign]}"
+            words = resignation_words(position.variant, position.resign)
+            text = f"{self.players[position.turn.other]} offers to resign {words}"
         elif position.phase is Phase.END:
             finished = position.finished_side
             text = "Game over" if finished is None else f"{self.players[finished]} is off"

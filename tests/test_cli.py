@@ -72,6 +72,7 @@ def test_legal_prints_the_empty_play(capsys: pytest.CaptureFixture[str]) -> None
     status, out, _ = run(capsys, "legal", DANCE_31)
     assert status == 0
     assert list(listed_plays(out, "backgammon").values()) == [DANCE_AFTER]
+    assert out.splitlines()[0].split() == ["no", "move", *DANCE_AFTER.split()]
 
 
 def test_legal_takes_rules(capsys: pytest.CaptureFixture[str]) -> None:
@@ -118,11 +119,20 @@ def test_play_illegal_names_the_legal_alternative(capsys: pytest.CaptureFixture[
     assert "24/18 18/13" in out
 
 
+def test_play_names_a_dance_among_the_legal_plays_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "play", DANCE_31, "bar/22 bar/24")
+    assert status == 1
+    assert out.splitlines()[-1] == "legal plays include: no move"
+
+
 @pytest.mark.parametrize("written", ["", "Cannot Move", "cannot move"])
 def test_play_accepts_the_empty_play(capsys: pytest.CaptureFixture[str], written: str) -> None:
     status, out, _ = run(capsys, "play", DANCE_31, written)
     assert status == 0
     assert DANCE_AFTER in out
+    assert out.splitlines()[0] == "legal: no move"
 
 
 # -- --json is the endpoints' JSON -----------------------------------------------------------

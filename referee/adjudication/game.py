@@ -112,7 +112,9 @@ class GameChecker:
             if action.kind is not ActionKind.LOSS:
                 self.played.append((action, self.current_steps))
             if self.replay is not None:
-                error = self.verdict.errors[-1] if len(self.verdict.errors) > errors else None
+                # the first finding at the action, the rule it breaks (a strict verdict's
+                # own); condone's impossible_action after it only says checking stopped
+                error = self.verdict.errors[errors] if len(self.verdict.errors) > errors else None
                 self.replay.append(
                     ReplayStep(
                         action,

@@ -16,19 +16,11 @@ from referee.cli.common import EXIT_BAD_INPUT, EXIT_INVALID, EXIT_OK, rules_opti
 from referee.cli.progress import Progress, progress
 from referee.errors import RefereeError
 from referee.rules import engine
-from referee.rules.scoring import GameResult, Termination
-from referee.rules.variants import find_variant
+from referee.rules.words import result_words
 
 RECORD_SUFFIXES = (".mat", ".txt")
 BAR_FROM = 4
 """Checking this many files or more shows a bar (on a terminal)."""
-ENDINGS = {
-    Termination.DROP: "a dropped double",
-    Termination.TIMEOUT: "on time",
-    Termination.DRAW: "a draw",
-    Termination.UNFINISHED: "unfinished",
-}
-"""How a game that no kind of win names ended, in words."""
 
 
 def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -89,18 +81,6 @@ def _check_file(path: Path, args: argparse.Namespace, bar: Progress) -> Verdict 
     return None
 
 
-def result_words(variant: str, result: GameResult) -> str:
-    """How a game ended, in the variant's own words: ``a gammon`` in backgammon, ``a mars``
-    in long nardy (``Variant.kind_words``), ``a backgammon, by resignation``."""
-    if result.kind is None:
-        words = ENDINGS.get(result.termination, str(result.termination))
-    else:
-        words = find_variant(variant).kind_words[result.kind]
-        if result.termination == Termination.RESIGN:
-            words += ", by resignation"
-    return words if result.cube == 1 else f"{words}, cube {result.cube}"
-
-
 def describe_verdict(path: Path, verdict: Verdict) -> str:
     """A readable verdict: valid or not and complete or not, one line per game with its
     errors and warnings, then the match's winner, or whom the record claims won."""
@@ -114,9 +94,10 @@ def describe_verdict(path: Path, verdict: Verdict) -> str:
     for game, after in zip(verdict.games, match.scores_after, strict=True):
         result = game.result
         winner = "nobody" if result.winner is None else match.players["wb".index(result.winner)]
+        words = result_words(verdict.variant, result.termination, result.kind, result.cube)
         lines.append(
-            f"  game {game.index}: {winner} wins {result.points}"
-            f" ({result_words(verdict.variant, result)}), score {after[0]}-{after[1]}"
+            f"  game {game.index}: {winner} wins {result.points} ({words}),"
+            f" score {after[0]}-{after[1]}"
         )
         for label, issues in (("ERROR", game.errors), ("warning", game.warnings)):
             for issue in issues:

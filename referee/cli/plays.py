@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from referee.cli.common import EXIT_INVALID, EXIT_OK, rules_option
 from referee.rules import engine
+from referee.rules.words import play_words
 
 if TYPE_CHECKING:
     from referee.plays import PlaysService
@@ -37,9 +38,9 @@ def _legal(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"count": len(plays), "plays": [p.to_json() for p in plays]}))
         return EXIT_OK
-    width = max((len(play.play) for play in plays), default=0)
+    width = max((len(play_words(play.play)) for play in plays), default=0)
     for play in plays:
-        print(f"{play.play or '(no move)':<{width}}  {play.position}")
+        print(f"{play_words(play.play):<{width}}  {play.position}")
     print(f"{len(plays)} legal play{'s' if len(plays) != 1 else ''}")
     return EXIT_OK
 
@@ -49,7 +50,7 @@ def _play(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(answer.to_json()))
     elif answer.legal:
-        print(f"legal: {answer.play or '(no move)'}")
+        print(f"legal: {play_words(answer.play or '')}")
         print(f"position after: {answer.position}")
         for warning in answer.warnings:
             print(f"warning ({warning.code}): {warning.message}")
@@ -57,7 +58,5 @@ def _play(args: argparse.Namespace) -> int:
         assert answer.reason is not None
         print(f"illegal ({answer.reason.code}): {answer.reason.message}")
         if answer.alternatives:
-            print(
-                "legal plays include: " + ", ".join(p or "(no move)" for p in answer.alternatives)
-            )
+            print("legal plays include: " + ", ".join(map(play_words, answer.alternatives)))
     return EXIT_OK if answer.legal else EXIT_INVALID

@@ -37,6 +37,7 @@ from referee.http.queries import match_query
 from referee.http.storage import storage
 from referee.live import service as live
 from referee.rules.variants import VARIANTS
+from referee.rules.words import NO_MOVE, result_words
 from referee.scopes import Scope
 from referee.web.viewer import (
     GameReplay,
@@ -60,7 +61,8 @@ GAMES_OPEN = 30
 
 @blueprint.context_processor
 def page_constants() -> dict[str, Any]:
-    return {"GAMES_OPEN": GAMES_OPEN}
+    """What every template may use: a result and a play in the CLI's words among them."""
+    return {"GAMES_OPEN": GAMES_OPEN, "result_words": result_words, "NO_MOVE": NO_MOVE}
 
 
 @blueprint.errorhandler(RefereeError)

@@ -13,14 +13,6 @@ from referee.errors import MAX_ALTERNATIVES, RefereeError
 from referee.plays import PlaysService
 from vocabulary import Move
 
-NO_MOVE = "no move"
-"""A dance (the empty play) in words, wherever the pages name a play."""
-
-
-def play_words(play: str) -> str:
-    """A play's text as the pages show it: the empty play (a dance) as ``no move``."""
-    return play or NO_MOVE
-
 
 def closeness(written: Sequence[Move], legal: Sequence[Move]) -> int:
     """How close a legal play is to a written one: the start points and the end points the

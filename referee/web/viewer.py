@@ -9,7 +9,8 @@ from typing import Any
 
 from referee.board_svg import Roll, board_svg, changed_points
 from referee.bridge import read_position, write_position
-from referee.web.closest import closest_plays, play_words
+from referee.rules.words import play_words
+from referee.web.closest import closest_plays
 from vocabulary import Phase, Side
 
 

@@ -88,6 +88,16 @@ def invalid_galaxy() -> str:
     return edited(corpus(GALAXY), "41: 13/9 24/23", "41: 13/8 24/23")
 
 
+def dance_instead() -> str:
+    """The galaxy record with lasse's dance (62 on the bar, game 6 move 11: 19 and 23 are
+    Black's) written as the play 25/19: illegal, and no move is the only legal play."""
+    return edited(
+        corpus(GALAXY),
+        " 11) 62:                         41: 18/14 14/13",
+        " 11) 62: 25/19                   41: 18/14 14/13",
+    )
+
+
 # A money session from a set-up position: White's last checker on his 1 point, 14 off, Black
 # has none off (all 15 on White's 12): White bears off and wins a gammon with the cube
 # unturned, 2 points with Jacoby off, 1 with it on (RULES.md 14.8).
@@ -823,6 +833,19 @@ def test_replay_of_an_invalid_record_marks_the_illegal_play(filled: Filled) -> N
     assert (illegal["move_number"], illegal["side"]) == (3, "w")
     assert illegal["error"]["code"] == "illegal_play"
     assert all(not a.get("error") for a in actions[: actions.index(illegal)])
+
+
+def test_the_replay_names_the_verdicts_error_at_a_play_written_for_a_dance(env: Env) -> None:
+    """The replay (checked in condone mode, to go on past condonable plays) stops where
+    the board cannot take the play, and says there what the verdict says: the rule broken
+    and the one legal play, the dance, not condone's own impossible_action."""
+    match_id = env.submit(dance_instead(), allow_invalid=True).get_json()["id"]
+    verdict = get_json(env.client, f"/v1/matches/{match_id}")["verdict"]
+    (error,) = verdict["games"][5]["errors"]
+    assert (error["rule"], error["play"], error["alternatives"]) == ("blocked_point", "25/19", [""])
+    steps = [a for a in replay(env.client, match_id, 6) if a.get("error")]
+    assert [step["error"] for step in steps] == [error]
+    assert (steps[0]["move_number"], steps[0]["side"]) == (11, "w")
 
 
 @pytest.mark.parametrize(("name", "index"), [(GALAXY, 0), (GALAXY, 7), (BG_EXAMPLE, 4)])

@@ -14,11 +14,10 @@ import pytest
 
 from tests.api.test_matches_api import (
     BG_EXAMPLE,
-    GALAXY,
     KH_EXAMPLE,
     LN_EXAMPLE,
     corpus,
-    edited,
+    dance_instead,
     example,
     invalid_galaxy,
 )
@@ -46,16 +45,6 @@ GAMES = {
 WINS_3 = "galaxy_match1004950_5pt.mat"
 """Game 4: a 4-cube resigned as a single game at 2-1 in a 5-point match; Galaxy writes
 ``Wins 3 point and the match`` (what lasse needed), the rules give 4 (RULES.md 14.8)."""
-
-
-def dance_instead() -> str:
-    """The galaxy record with lasse's dance (62 on the bar, game 6 move 11: 19 and 23 are
-    Black's) written as the play 25/19: illegal, and no move is the only legal play."""
-    return edited(
-        corpus(GALAXY),
-        " 11) 62:                         41: 18/14 14/13",
-        " 11) 62: 25/19                   41: 18/14 14/13",
-    )
 
 
 @pytest.fixture(scope="module")
@@ -231,11 +220,12 @@ def test_a_dance_among_the_legal_plays_is_said_in_words(sized: Any, site: Site) 
     from playwright.sync_api import expect
 
     server, ids = site
-    # The stored match's findings (its replay stops at the impossible 25/19 by the board,
-    # and names no alternatives there) ...
+    # The stored match's move list (its replay names the verdict's error there) and
+    # findings ...
     sized.goto(f"{server.base}/matches/{ids['dance']}?g=6")
+    expect(sized.locator("li.step.illegal")).to_contain_text("Legal: no move")
     expect(sized.locator(".findings .error")).to_contain_text("legal plays include no move")
-    # ... and the pasted record's move list and findings.
+    # ... and the pasted record's.
     sized.goto(server.base + "/")
     sized.get_by_label("Record").fill(dance_instead())
     sized.get_by_role("button", name="Check the record").click()

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from referee.bridge import read_position
 from referee.plays import PlaysService
-from referee.web.closest import closeness, closest_plays, play_words
+from referee.rules.words import play_words
+from referee.web.closest import closeness, closest_plays
 from referee.web.viewer import result_words, rolled_before
 from vocabulary import Move, Phase, Side
 

@@ -199,7 +199,7 @@
 
   function words(action, players) {
     const name = players[action.side];
-    if (action.action === "roll") return name + " " + action.dice.join("") + ": " + (action.play || "no move");
+    if (action.action === "roll") return name + " " + action.dice.join("") + ": " + (action.play || live.dataset.noMove);
     if (action.action === "win") return name + " wins " + action.value + " point" + (action.value === 1 ? "" : "s");
     const cube = CUBE[action.action];
     return name + " " + (cube === undefined ? action.action : cube + (action.value === null ? "" : action.value));
