@@ -217,6 +217,18 @@ def sgf_reads_back_through_gnubg(
         assert (read.get("Event"), read.get("Round")) == (tags["Event"], tags["Round"])
 
 
+def first_record(site: Site, event_id: int, record: str) -> int:
+    """Submit round 1, table 1's record (as text); the stored match's id."""
+    answer = site.client.post(
+        f"/v1/events/{event_id}/rounds/1/pairings/1/record",
+        data=record,
+        content_type="text/plain",
+        headers=site.auth(),
+    )
+    assert answer.status_code == 200, answer.get_json()
+    return int(answer.get_json()["match_id"])
+
+
 def test_a_records_events_matches_take_its_tags(site: Site) -> None:
     name = "Club night"
     created = site.create(
@@ -224,14 +236,7 @@ def test_a_records_events_matches_take_its_tags(site: Site) -> None:
     )
     site.start(created["id"])
     record = '; [Event "Somewhere else"]\n' + played_record("Ann", "Bob", 1, seed=1)
-    answer = site.client.post(
-        f"/v1/events/{created['id']}/rounds/1/pairings/1/record",
-        data=record,
-        content_type="text/plain",
-        headers=site.auth(),
-    )
-    assert answer.status_code == 200, answer.get_json()
-    match_id = answer.get_json()["match_id"]
+    match_id = first_record(site, created["id"], record)
     found = site.client.get(f"/v1/matches?event={quote(name)}").get_json()["matches"]
     assert [m["id"] for m in found] == [match_id]
     text = site.client.get(f"/v1/matches/{match_id}?format=original").get_data(as_text=True)
@@ -266,13 +271,7 @@ def test_standings_count_each_match_at_most_its_length(site: Site, length: int) 
     )
     site.start(created["id"])
     record, final = over_the_length(length)
-    answer = site.client.post(
-        f"/v1/events/{created['id']}/rounds/1/pairings/1/record",
-        data=record,
-        content_type="text/plain",
-        headers=site.auth(),
-    )
-    assert answer.status_code == 200, answer.get_json()
+    first_record(site, created["id"], record)
     event = site.event(created["id"])
     pairing = pairings(event)[0]
     assert pairing["points"] == list(final)  # the real points stay
