@@ -1,7 +1,8 @@
 """An event's match options as its page shows them: only those that apply (RULES.md §12's
 table): an event's matches are match play, so the money-play options (Jacoby, beavers,
-automatic doubles) never show, and without a cube neither do its limit nor Crawford; the
-draw's scoring only with the draw rule."""
+automatic doubles) never show, and without a cube neither do its limit nor Crawford (nor
+Crawford in a 1-point match, which has no Crawford game); the draw's scoring only with
+the draw rule."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def applies(name: str, options: Mapping[str, object], length: int) -> bool:
     if name in MONEY_ONLY:
         return length == 0
     if name == "crawford":
-        return length > 0 and options.get("cube") is not False
+        return length > 1 and options.get("cube") is not False  # no Crawford game at 1
     if name in WITH_CUBE:
         return options.get("cube") is not False
     if name == "draw_scoring":
