@@ -34,6 +34,26 @@
     return following;
   }
 
+  // One page update at a time: lines that come while one runs make one more afterwards
+  // (a big event's round ends in many changes; the page is read again once for them).
+  let running = null;
+  let again = false;
+  function updateSoon() {
+    if (running) { again = true; return running; }
+    running = (async () => {
+      let following = true;
+      try {
+        do { again = false; following = await update(); } while (again && following);
+      } catch (error) {
+        following = true;  // not read this time (a network error): the next line tries again
+      } finally {
+        running = null;
+      }
+      return following;
+    })();
+    return running;
+  }
+
   // The lines of one stream: a page update after each batch of them; whether to go on.
   async function read(response) {
     const reader = response.body.getReader();
@@ -47,7 +67,10 @@
       buffer = lines.pop();
       const events = lines.filter((line) => line.trim()).map((line) => JSON.parse(line));
       if (events.some((event) => event.error)) return true;
-      if (events.length && !(await update())) return false;
+      if (!events.length) continue;
+      const finished = events.some((event) => event.status === "finished");
+      const following = finished ? await updateSoon() : (updateSoon(), true);
+      if (!following || finished) return false;
     }
   }
 
