@@ -1,5 +1,6 @@
 """An event's page in a real browser (tests/web/browsing.py) against gunicorn, EVENTS.md §9
-and issue 27: with JavaScript it changes in place when a round finishes (no reload), and
+and issue 27: with JavaScript it changes in place when the event starts and when a round
+finishes (no reload), and
 without it reloads itself; its results and standings are readable at 390×844 (each row a
 card, nothing cut off) and stay tables at 1280×900; the results say "wins 3–0" with the
 real points beside them; the options shown are only those that apply (no Jacoby in match
@@ -44,12 +45,16 @@ def live(tmp_path: Any) -> Iterator[Live]:
             site.storage.close()
 
 
-def swiss(site: Site, name: str = "Tuesday Swiss") -> dict[str, Any]:
-    """A running bots Swiss of four, matches to 3 points, round 1 paired."""
-    created = site.create(
+def open_swiss(site: Site, name: str) -> dict[str, Any]:
+    """An open bots Swiss of four, matches to 3 points."""
+    return site.create(
         name=name, format="swiss", rounds=2, kind="bots", length=3, entrants=list(site.bots)[:4]
     )
-    return site.start(created["id"])
+
+
+def swiss(site: Site, name: str = "Tuesday Swiss") -> dict[str, Any]:
+    """The same, running, round 1 paired."""
+    return site.start(open_swiss(site, name)["id"])
 
 
 def play_round(site: Site, event: dict[str, Any], seed: int) -> float:
@@ -64,16 +69,20 @@ def round_statuses(page: Any, number: int) -> Any:
     return page.locator(f'[data-live-part="round-{number}"] table.pairings tbody .badge')
 
 
-def test_with_javascript_the_page_changes_in_place_when_a_round_finishes(
+def test_with_javascript_the_page_changes_in_place_when_it_starts_and_a_round_finishes(
     page: Any, live: Live
 ) -> None:
     from playwright.sync_api import expect
 
-    event = swiss(live.site)
-    page.goto(f"{live.server.base}/events/{event['id']}")
+    created = open_swiss(live.site, "Tuesday Swiss")
+    page.goto(f"{live.server.base}/events/{created['id']}")
     expect(page.locator("[data-live-note]")).to_contain_text("Following the event live")
-    expect(round_statuses(page, 1)).to_have_text(["playing", "playing"])
+    expect(page.locator('[data-live-part="entrants"]')).to_be_visible()
     page.evaluate("window.stayed = true")  # gone if the page reloads
+    event = live.site.start(created["id"])  # the page's body changes: standings, rounds
+    expect(round_statuses(page, 1)).to_have_text(["playing", "playing"], timeout=DEADLINE_MS)
+    expect(page.locator('[data-live-part="entrants"]')).to_have_count(0)
+    expect(page.locator('[data-live-part="meta"] .badge')).to_have_text("running")
     ended = play_round(live.site, event, seed=4)
     expect(round_statuses(page, 1)).to_have_text(["finished", "finished"], timeout=DEADLINE_MS)
     seen = time.monotonic() - ended
