@@ -75,7 +75,8 @@ class Stored:
 class MatchQuery:
     """Filters of ``GET /v1/matches``; None means "any". ``text``: words that must all
     appear in the players' names, the event or the site; ``after_id``: the cursor (the
-    last id of the previous page, newest first)."""
+    last id of the previous page, newest first); ``event_id``: the matches an event made
+    or took (its name and its ``EventId`` tag)."""
 
     player: str | None = None
     event: str | None = None
@@ -86,6 +87,13 @@ class MatchQuery:
     text: str | None = None
     limit: int = 50
     after_id: int | None = None
+    event_id: int | None = None
+
+    @property
+    def event_id_tag(self) -> str | None:
+        """What the record of a match of event ``event_id`` holds (EVENTS.md §10): its
+        ``EventId`` tag, searched among the matches named by that event's name."""
+        return None if self.event_id is None else f'[EventId "{self.event_id}"]'
 
     @property
     def page_size(self) -> int:

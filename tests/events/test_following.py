@@ -239,6 +239,19 @@ def test_a_records_events_matches_take_its_tags(site: Site) -> None:
     match_id = first_record(site, created["id"], record)
     found = site.client.get(f"/v1/matches?event={quote(name)}").get_json()["matches"]
     assert [m["id"] for m in found] == [match_id]
+    # Another event of the same name takes another record: by its id each finds its own.
+    again = site.create(
+        name=name, format="round-robin", kind="records", length=1, entrants=["Ann", "Bob"]
+    )
+    site.start(again["id"])
+    other = first_record(site, again["id"], played_record("Ann", "Bob", 1, seed=2))
+    for event_id, expected in ((created["id"], match_id), (again["id"], other)):
+        by_id = site.client.get(f"/v1/matches?event_id={event_id}").get_json()["matches"]
+        assert [m["id"] for m in by_id] == [expected]
+    both = site.client.get(f"/v1/matches?event={quote(name)}").get_json()["matches"]
+    assert sorted(m["id"] for m in both) == sorted([match_id, other])
+    assert site.client.get("/v1/matches?event_id=999").get_json()["matches"] == []
+    assert site.client.get("/v1/matches?event_id=0").status_code == 422
     text = site.client.get(f"/v1/matches/{match_id}?format=original").get_data(as_text=True)
     read = tags_of(text)
     assert {key: read.get(key) for key in EVENT_TAGS} == {

@@ -1,9 +1,9 @@
 """An event's page in a real browser (tests/web/browsing.py) against gunicorn, EVENTS.md §9
 and issue 27: with JavaScript it changes in place when the event starts and when a round
-finishes (no reload), and without it reloads itself; its results and standings are readable at 390×844 (each row a
-card, nothing cut off) and stay tables at 1280×900; the results say "wins 3–0" with the
-real points beside them; the options shown are only those that apply (no Jacoby in match
-play)."""
+finishes (no reload), and without it reloads itself; its results and standings are
+readable at 390×844 (each row a card, nothing cut off) and stay tables at 1280×900; the
+results say "wins 3–0" with the real points beside them; the options shown are only those
+that apply (no Jacoby in match play)."""
 
 from __future__ import annotations
 
