@@ -163,6 +163,8 @@ def test_a_bots_events_matches_carry_its_tags_in_the_archive_and_every_export(
     found = site.client.get(f"/v1/matches?event={quote(name)}&limit=100").get_json()
     assert sorted(m["id"] for m in found["matches"]) == sorted(expected)
     assert all(m["event"] == name for m in found["matches"])
+    by_id = site.client.get(f"/v1/matches?event_id={event['id']}&limit=100").get_json()
+    assert sorted(m["id"] for m in by_id["matches"]) == sorted(expected)
     elsewhere = make_site(tmp_path / "elsewhere")
     writer = elsewhere.auth(elsewhere.storage.tokens.create(("archive:write",), "w").secret)
     try:
