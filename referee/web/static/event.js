@@ -34,8 +34,11 @@
     return following;
   }
 
-  // One page update at a time: lines that come while one runs make one more afterwards
-  // (a big event's round ends in many changes; the page is read again once for them).
+  // One page update at a time: lines that come while one runs make one more afterwards,
+  // GAP_MS later (a big event's round ends in many changes: the page is read again a few
+  // times a second at most, not once for each).
+  const GAP_MS = 250;
+  const pause = (ms) => new Promise((done) => setTimeout(done, ms));
   let running = null;
   let again = false;
   function updateSoon() {
@@ -43,7 +46,11 @@
     running = (async () => {
       let following = true;
       try {
-        do { again = false; following = await update(); } while (again && following);
+        do {
+          again = false;
+          following = await update();
+          if (again && following) await pause(GAP_MS);  // gather the lines still coming
+        } while (again && following);
       } catch (error) {
         following = true;  // not read this time (a network error): the next line tries again
       } finally {
@@ -86,7 +93,7 @@
       } catch (error) {
         say("Reconnecting to the event…");
       }
-      await new Promise((done) => setTimeout(done, Math.min(500 * 2 ** attempt, 15000)));
+      await pause(Math.min(500 * 2 ** attempt, 15000));
     }
   }
 
