@@ -11,13 +11,14 @@ import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from referee.storage import open_storage
 from tests.events.support import Site, make_site
-from tests.server import Server, running
+from tests.server import Server, start, stop
 
 PHONE = {"width": 390, "height": 844}
 DESK = {"width": 1280, "height": 900}
@@ -31,17 +32,21 @@ class Live:
 
 
 @pytest.fixture
-def live(tmp_path: Any) -> Iterator[Live]:
+def live(tmp_path: Path) -> Iterator[Live]:
     """A fresh archive (each test plays a round of its own) served by gunicorn, and the
-    site that built it, whose storage plays the live matches in process."""
+    site that built it, whose storage plays the live matches in process (under
+    NARDY_REFEREE_TEST_BACKEND=postgresql: a PostgreSQL database, two workers)."""
     site = make_site(tmp_path)
+    database = site.app.config["DATABASE"]
     site.storage.close()
-    with running(tmp_path / "archive.sqlite3", workers=1) as server:
-        site.storage = open_storage(tmp_path / "archive.sqlite3")
-        try:
-            yield Live(server, site)
-        finally:
-            site.storage.close()
+    workers = 1 if isinstance(database, Path) else 2
+    server = start(database, workers, log=tmp_path / "server.log")
+    site.storage = open_storage(database)
+    try:
+        yield Live(server, site)
+    finally:
+        site.storage.close()
+        stop(server)
 
 
 def open_swiss(site: Site, name: str) -> dict[str, Any]:
