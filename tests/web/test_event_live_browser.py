@@ -175,5 +175,11 @@ def test_results_and_standings_read_whole_on_a_phone_and_a_desk(
         expect(options).to_contain_text("Crawford rule: yes")
         expect(page.locator(".settings")).not_to_contain_text("jacoby")
         expect(page.locator(".settings")).not_to_contain_text("beavers")
+        # The archive holds the event's matches under its name (EVENTS.md §10).
+        page.get_by_role("link", name="its matches in the archive").click()
+        match_ids = [
+            m for r in event["rounds_played"] for p in r["pairings"] for m in p["match_ids"]
+        ]
+        expect(page.locator("table.archive tbody tr")).to_have_count(len(match_ids))
     finally:
         page.close()
