@@ -6,18 +6,22 @@ Real gunicorn (``WORKERS`` gthread workers with ``THREADS`` threads each: every 
 stream and every live stream holds one thread). Reports: the event's time to the end and
 each round's, the bots' matches (finished, failed), the server's actions/s (``POST
 .../actions`` answered, from the access log, over the run) and its requests/s, the 5xx
-count, and checks that every pairing finished with a stored record.
+count, checks that every pairing finished with a stored record, and how long after each
+round's last match ended the event's stream (``GET /v1/events/{id}/stream``, what the
+event page follows) showed the round finished.
 Not run in CI. Run with ``.venv/bin/python benchmarks/events_swiss.py [BOTS [ROUNDS]]``.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -79,10 +83,23 @@ def run(
     }
     created = server.json("POST", "/v1/events", body, host)
     assert "id" in created, created
+    ended: dict[int, float] = {}
+
+    def note_end(state: dict[str, Any]) -> None:
+        ended[state["id"]] = time.monotonic()
+
     bots = [
-        EventsBot(server.base, secret, strategy_player(RandomStrategy(random.Random(seed))))
+        EventsBot(
+            server.base,
+            secret,
+            strategy_player(RandomStrategy(random.Random(seed))),
+            on_done=note_end,
+        )
         for seed, secret in enumerate(secrets.values())
     ]
+    streamed: list[tuple[float, dict[str, Any]]] = []
+    follower = threading.Thread(target=follow, args=(server, created["id"], streamed), daemon=True)
+    follower.start()
     for bot in bots:
         threading.Thread(target=bot.run, daemon=True).start()
     time.sleep(1.0)  # the bots are on the stream: the matches find them waiting
@@ -101,7 +118,43 @@ def run(
             number, round_started = event["round"], now
     elapsed = time.perf_counter() - started
     done = [final for bot in bots for final in bot.done]
+    follower.join(timeout=30)
+    report_stream(event, ended, streamed)
     return elapsed, event, done
+
+
+def follow(server: Server, event_id: int, lines: list[tuple[float, dict[str, Any]]]) -> None:
+    """Read the event's stream to its end: each event line with when it came."""
+    request = urllib.request.Request(f"{server.base}/v1/events/{event_id}/stream")
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        for raw in answer:
+            if raw.strip():
+                lines.append((time.monotonic(), json.loads(raw)))
+
+
+def report_stream(
+    event: dict[str, Any], ended: dict[int, float], lines: list[tuple[float, dict[str, Any]]]
+) -> None:
+    """Per round: from its last live match's end (the bot's final state) to the first
+    stream line that shows every pairing of the round finished."""
+    delays = []
+    for played in event["rounds_played"]:
+        live_ids = [i for p in played["pairings"] for i in p["live_ids"]]
+        if not live_ids or any(i not in ended for i in live_ids):
+            continue
+        last = max(ended[i] for i in live_ids)
+        for at, shown in lines:
+            rounds = shown["rounds_played"]
+            if len(rounds) >= played["number"] and all(
+                p["status"] == "finished" for p in rounds[played["number"] - 1]["pairings"]
+            ):
+                delays.append(at - last)
+                break
+    if delays:
+        print(
+            f"event stream: a round shown finished {min(delays):.2f} to {max(delays):.2f} s"
+            f" after its last match ended ({len(delays)} rounds, {len(lines)} lines)"
+        )
 
 
 if __name__ == "__main__":

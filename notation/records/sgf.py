@@ -14,7 +14,8 @@ PW[..]PB[..] ... RE[W+2] ;W[52lqgh] ;B[double] ...)``:
 * the dice tags of a live match (LIVE.md §6) as properties of the first game's root,
   two-letter names gnubg's reader does not use (its lexer reads two capitals at most and
   skips unknown properties): ``XA`` DiceAlgorithm, ``XC`` DiceCommitment, ``XS`` DiceSeed,
-  ``XK`` ClientSeeds;
+  ``XK`` ClientSeeds; and an event's ``EventId``, ``Table`` and ``Leg`` (EVENTS.md §10) as
+  ``XE``, ``XT`` and ``XL``;
 * a game that starts from a set-up position (the record's StartPosition) opens with
   gnubg's setup nodes (``PL``, ``AE``, ``AW``, ``AB``, then ``CV`` and ``CP`` for the cube);
 * one node per action: a roll ``;W[<d1><d2><from><to>...]`` (one letter pair per checker
@@ -38,8 +39,13 @@ DICE_PROPERTIES = {
     "DiceCommitment": "XC",
     "DiceSeed": "XS",
     "ClientSeeds": "XK",
+    "EventId": "XE",
+    "Table": "XT",
+    "Leg": "XL",
 }
-"""The live dice tags (LIVE.md §6) and the root properties that carry them."""
+"""The live dice tags (LIVE.md §6), an event's tags that SGF has no property for
+(EVENTS.md §10: ``Event`` and ``Round`` are ``EV`` and ``RO``) and the root properties
+that carry them."""
 
 MATCH_INFO = {"Event": "EV", "Round": "RO", "Site": "PC", "Transcriber": "AN"}
 

@@ -19,13 +19,15 @@ from referee.storage.model import StoredPairing
 
 
 def table(working: Working) -> list[Standing]:
-    """The event's standings now."""
+    """The event's standings now, each match counting at most its length for either side
+    (a mirrored pair's two matches at most twice the length)."""
     setup = working.setup
     return standings(
         working.seed_names(),
         working.rounds_so_far(),
         knockout=setup.format == Format.KNOCKOUT,
         total_rounds=setup.rounds,
+        most=setup.length * (2 if setup.mirrored else 1),
     )
 
 

@@ -36,10 +36,18 @@ from referee.events.state import (
     Working,
     disputed,
 )
+from referee.events.tagging import tagged
 from referee.rules.engine import CHOSEN, Engine
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
-from referee.storage.model import EventSetup, Seeded, StoredEvent, StoredPairing, Token
+from referee.storage.model import (
+    EventSeat,
+    EventSetup,
+    Seeded,
+    StoredEvent,
+    StoredPairing,
+    Token,
+)
 from referee.storage.stores import EventConflictError, Storage
 
 MAX_ATTEMPTS = 20
@@ -363,7 +371,9 @@ def submit_record(
     working = Working(load(storage, event_id))
     _open_pairing(working, number, table, host, records=True)
     setup = working.setup
-    match = checked_match(text, setup.options, True, setup.variant, limits, engine)
+    seat = EventSeat(event_id, setup.name, number, table)
+    record = tagged(text, seat.tags())
+    match = checked_match(record, setup.options, True, setup.variant, limits, engine)
     stored = storage.matches.store(match)
     found = played(stored.id, match.verdict)
     why: tuple[str, str] | None = None

@@ -64,10 +64,13 @@ def standings(
     rounds: Sequence[RoundSoFar],
     knockout: bool = False,
     total_rounds: int = 0,
+    most: int | None = None,
 ) -> list[Standing]:
     """The table, best first: by match points, then the tie-breaks, then seed (a knockout:
     by the round reached, the champion first, then seed). ``total_rounds``: a knockout's
-    number of rounds (its champion is who won a pairing of the last)."""
+    number of rounds (its champion is who won a pairing of the last); ``most``: the most
+    points a pairing counts for either side (EVENTS.md §13: a 3-point match won 26–2
+    counts 3–2), None for no cap."""
     table = {name: Standing(name, seed) for seed, name in enumerate(seeds, start=1)}
     for number in rounds:
         for name in number.byes:
@@ -75,7 +78,7 @@ def standings(
             table[name].match_points += WIN
         for meeting in number.meetings:
             if meeting.result is not None:
-                _count(table, meeting, meeting.result)
+                _count(table, meeting, meeting.result, most)
     if knockout:
         reached = _rounds_reached(seeds, rounds, total_rounds)
         for line in table.values():
@@ -90,11 +93,12 @@ def standings(
     return ordered
 
 
-def _count(table: dict[str, Standing], meeting: Meeting, result: Result) -> None:
+def _count(table: dict[str, Standing], meeting: Meeting, result: Result, most: int | None) -> None:
+    counted = [points if most is None else min(points, most) for points in result.points]
     for side, name, other in ((0, meeting.white, meeting.black), (1, meeting.black, meeting.white)):
         line = table[name]
-        line.points_for += result.points[side]
-        line.points_against += result.points[1 - side]
+        line.points_for += counted[side]
+        line.points_against += counted[1 - side]
         if result.winner is None:
             line.draws += 1
             gained = DRAW

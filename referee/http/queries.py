@@ -47,6 +47,10 @@ class MatchListQuery(QuerySchema):
         validate=validate.Length(max=100), metadata={"description": "either player's name"}
     )
     event = fields.String(validate=validate.Length(max=100))
+    event_id = fields.Integer(
+        validate=validate.Range(min=1, max=2**63 - 1),
+        metadata={"description": "the matches an event made or took (EVENTS.md §10)"},
+    )
     variant = VariantName()
     valid = fields.Boolean()
     date_from = fields.Date(data_key="from")
@@ -75,4 +79,5 @@ def match_query(values: Mapping[str, str]) -> MatchQuery:
         text=args.get("q"),
         limit=args["limit"],
         after_id=int(args["cursor"]) if "cursor" in args else None,
+        event_id=args.get("event_id"),
     )

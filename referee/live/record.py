@@ -12,16 +12,21 @@ from referee.live import dice
 from referee.live.model import LiveMatch
 from referee.live.table import GameStart, LiveAction, LogEntry
 from referee.rules.engine import Engine
-from referee.storage.model import NewMatch
+from referee.storage.model import EventSeat, NewMatch
 
 
-def match_record(match: LiveMatch, entries: Sequence[LogEntry]) -> str:
+def match_record(
+    match: LiveMatch, entries: Sequence[LogEntry], seat: EventSeat | None = None
+) -> str:
     """The finished match (its log's ``entries``) as a .mat record with the dice tags of
-    LIVE.md §6."""
+    LIVE.md §6, and an event's tags (EVENTS.md §10) when the match is an event's
+    (``seat``; its ``Event`` then names the event, not the live match)."""
     table = match.table
+    leg = (1 if match.dice_id == match.id else 2) if match.mirrored else None
     tags = {
         "Site": "nardy-referee live",
         "Event": f"Live match {match.id}",
+        **(seat.tags(leg) if seat is not None else {}),
         "EventDate": match.created_at[:10].replace("-", "."),
         "Variation": table.variant_class.variation_tags[0].capitalize(),
         "Rules": ",".join(f"{name}={_rule_text(value)}" for name, value in table.options.items()),
@@ -83,7 +88,9 @@ _WORDS = {
 }
 
 
-def checked_record(match: LiveMatch, entries: Sequence[LogEntry], engine: Engine) -> NewMatch:
+def checked_record(
+    match: LiveMatch, entries: Sequence[LogEntry], engine: Engine, seat: EventSeat | None = None
+) -> NewMatch:
     """The record checked as any import is (allow_invalid: a finished match is kept)."""
-    record = match_record(match, entries)
+    record = match_record(match, entries, seat)
     return checked_match(record, match.table.options, allow_invalid=True, engine=engine)

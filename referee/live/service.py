@@ -93,7 +93,7 @@ def _change(storage: Storage, live_id: int, change: Change, engine: Engine = CHO
             match.status = Status.FINISHED
             match.deadline = None
             entries = [*entries_from_json(storage.live.log(live_id)), *noted]
-            record = checked_record(match, entries, engine)
+            record = checked_record(match, entries, engine, storage.events.seat(live_id))
         progress, throws = match.progress(), tuple(thrown.new)
         try:
             saving = LiveChange(

@@ -75,7 +75,8 @@ class Stored:
 class MatchQuery:
     """Filters of ``GET /v1/matches``; None means "any". ``text``: words that must all
     appear in the players' names, the event or the site; ``after_id``: the cursor (the
-    last id of the previous page, newest first)."""
+    last id of the previous page, newest first); ``event_id``: the matches an event made
+    or took (its name and its ``EventId`` tag)."""
 
     player: str | None = None
     event: str | None = None
@@ -86,6 +87,13 @@ class MatchQuery:
     text: str | None = None
     limit: int = 50
     after_id: int | None = None
+    event_id: int | None = None
+
+    @property
+    def event_id_tag(self) -> str | None:
+        """What the record of a match of event ``event_id`` holds (EVENTS.md §10): its
+        ``EventId`` tag, searched among the matches named by that event's name."""
+        return None if self.event_id is None else f'[EventId "{self.event_id}"]'
 
     @property
     def page_size(self) -> int:
@@ -191,10 +199,11 @@ class LiveVersion:
 
 # -- the change feed -----------------------------------------------------------------------
 
-Topic: TypeAlias = Literal["live"]
+Topic: TypeAlias = Literal["live", "event"]
 """What a change feed follows: a counter per key that every change moves up (``"live"``: a
-live match's version, keyed by its id)."""
+live match's version, keyed by its id; ``"event"``: an event's version, by its id)."""
 LIVE_TOPIC: Topic = "live"
+EVENT_TOPIC: Topic = "event"
 GONE = -1
 """The counter of a key that is not there (no such live match): below every counter."""
 
@@ -413,6 +422,31 @@ class EventLive:
     table: int
     white: str
     black: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventSeat:
+    """Where a live match sits in an event (EVENTS.md §10: its record's tags): the
+    event's name and id, the round and the table."""
+
+    event_id: int
+    name: str
+    round: int
+    table: int
+
+    def tags(self, leg: int | None = None) -> dict[str, str]:
+        """The record's header tags: ``Event``, ``EventId``, ``Round``, ``Table`` and, for
+        a match of a mirrored pair, ``Leg`` (1 or 2); a line break of the name is a space
+        (a tag is one line)."""
+        tags = {
+            "Event": " ".join(self.name.split()),
+            "EventId": str(self.event_id),
+            "Round": str(self.round),
+            "Table": str(self.table),
+        }
+        if leg is not None:
+            tags["Leg"] = str(leg)
+        return tags
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from referee.storage.model import (
     EventInPlay,
     EventLive,
     EventQuery,
+    EventSeat,
     EventSetup,
     EventSummary,
     IssuedToken,
@@ -200,6 +201,12 @@ class EventStore(Protocol):
 
     def last_announcement(self) -> int:
         """The ``seq`` of the last announcement (0: none yet)."""
+
+    def versions(self, event_ids: Sequence[int]) -> dict[int, int]:
+        """The versions of those of ``event_ids`` that exist (the change feed's counters)."""
+
+    def seat(self, live_id: int) -> EventSeat | None:
+        """The event, round and table of an announced live match (None: no event's)."""
 
 
 class RatingStore(Protocol):

@@ -29,7 +29,8 @@ from referee.storage.model import EventQuery, EventSummary, PlayerRating, Rating
 from referee.storage.stores import Storage
 from referee.web import blueprint
 from referee.web.charts import rating_chart
-from referee.web.pairings import PairingView, bracket, pairing_view, round_title
+from referee.web.event_options import shown_options
+from referee.web.pairings import PairingView, bracket, most_points, pairing_view, round_title
 
 PAGE_SIZE = 25
 SECTIONS = {
@@ -45,6 +46,9 @@ TIEBREAKS = {
     "round_reached": "Round reached",
 }
 VARIANT_TITLES = {str(variant.id): variant.title for variant in VARIANTS}
+REFRESH_SECONDS = {EventStatus.OPEN: 30, EventStatus.RUNNING: 5}
+"""How often an event's page reloads itself without JavaScript (with it, the page follows
+the event's stream instead); a finished event's page stays."""
 
 
 def half(value: float) -> str:
@@ -137,7 +141,7 @@ def event(event_id: int) -> str:
         RoundView(
             played["number"],
             round_title(played["number"], shown["rounds"]) if titled else "",
-            [pairing_view(pairing, _href) for pairing in played["pairings"]],
+            [pairing_view(pairing, _href, most_points(shown)) for pairing in played["pairings"]],
             played["byes"],
         )
         for played in shown["rounds_played"]
@@ -153,6 +157,8 @@ def event(event_id: int) -> str:
         tiebreaks=[(key, TIEBREAKS.get(key, key.replace("_", " ").capitalize())) for key in breaks],
         reached=lambda number: reached_words(number, shown["rounds"]),
         rated_names=rated_names,
+        options=shown_options(shown["options"], shown["length"]),
+        refresh=REFRESH_SECONDS.get(shown["status"]),
     )
 
 

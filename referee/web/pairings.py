@@ -54,14 +54,37 @@ def points_text(points: Sequence[int] | None) -> str:
     return "" if points is None else f"{points[0]}–{points[1]}"
 
 
-def winner_first(pairing: Mapping[str, Any]) -> str:
-    """A decided pairing's points, the winner's first (as a result is said)."""
-    white, black = pairing["points"]
+def winner_first(points: Sequence[int], pairing: Mapping[str, Any]) -> str:
+    """A decided pairing's ``points`` (White's, Black's), the winner's first (as a result
+    is said)."""
+    white, black = points
     return f"{black}–{white}" if pairing["winner"] == pairing["b"] else f"{white}–{black}"
 
 
-def result_words(pairing: Mapping[str, Any]) -> str:
-    """What became of a pairing, in words."""
+def most_points(event: Mapping[str, Any]) -> int:
+    """The most points a pairing of ``event`` counts for a side: its length (a mirrored
+    pair's two matches: twice it), as its standings count them."""
+    return int(event["length"]) * (2 if event["mirrored"] else 1)
+
+
+def counted(pairing: Mapping[str, Any], most: int) -> tuple[int, int]:
+    """The points a decided pairing counts for in the standings: each side's at most
+    ``most`` (EVENTS.md §13: a 3-point match won 26–2 counts 3–2)."""
+    white, black = pairing["points"]
+    return min(white, most), min(black, most)
+
+
+def score_words(pairing: Mapping[str, Any], most: int) -> str:
+    """The score as it counts, the winner's first, and the real points beside it when
+    they differ ("3–2, scored 26–2")."""
+    capped = winner_first(counted(pairing, most), pairing)
+    real = winner_first(pairing["points"], pairing)
+    return capped if capped == real else f"{capped}, scored {real}"
+
+
+def result_words(pairing: Mapping[str, Any], most: int) -> str:
+    """What became of a pairing, in words; ``most``: the points a side's score counts
+    for at most (the match length, twice it for a mirrored pair)."""
     status, points = pairing["status"], points_text(pairing["points"])
     if status == "pending":
         return "No result yet: the record has not been submitted."
@@ -71,12 +94,12 @@ def result_words(pairing: Mapping[str, Any]) -> str:
         return f"Disputed: {pairing['dispute'] or 'the record does not decide the match'}."
     if pairing["award"] is not None:
         reason = pairing["award"]["reason"]
-        return f"Awarded to {pairing['winner']} ({winner_first(pairing)}): {reason}."
+        return f"Awarded to {pairing['winner']} ({score_words(pairing, most)}): {reason}."
     if pairing["draw"]:
         return f"Drawn, {points} on points over the two matches."
     endings = [ENDINGS.get(ending, ending) for ending in pairing["terminations"]]
     how = f" ({', '.join(endings)})" if endings else ""
-    return f"{pairing['winner']} wins {winner_first(pairing)}{how}."
+    return f"{pairing['winner']} wins {score_words(pairing, most)}{how}."
 
 
 def pairing_links(pairing: Mapping[str, Any], href: Href) -> tuple[Link, ...]:
@@ -95,7 +118,7 @@ def pairing_links(pairing: Mapping[str, Any], href: Href) -> tuple[Link, ...]:
     return tuple(links)
 
 
-def pairing_view(pairing: Mapping[str, Any], href: Href) -> PairingView:
+def pairing_view(pairing: Mapping[str, Any], href: Href, most: int) -> PairingView:
     badge, badge_class = BADGES.get(pairing["status"], (pairing["status"], "wait"))
     if pairing["award"] is not None:
         badge, badge_class = "awarded", "award"
@@ -104,7 +127,7 @@ def pairing_view(pairing: Mapping[str, Any], href: Href) -> PairingView:
         white=pairing["w"],
         black=pairing["b"],
         winner=pairing["winner"],
-        result=result_words(pairing),
+        result=result_words(pairing, most),
         badge=badge,
         badge_class=badge_class,
         links=pairing_links(pairing, href),
@@ -172,7 +195,7 @@ def bracket(event: Mapping[str, Any], href: Href) -> list[BracketRound]:
     rounds = []
     for number in range(1, event["rounds"] + 1):
         matches = tuple(
-            _bracket_match(number, top, bottom, paired, href)
+            _bracket_match(number, top, bottom, paired, href, most_points(event))
             for top, bottom in zip(field[::2], field[1::2], strict=True)
         )
         rounds.append(BracketRound(number, round_title(number, event["rounds"]), matches))
@@ -186,6 +209,7 @@ def _bracket_match(
     bottom: Slot | None,
     paired: Mapping[tuple[int, frozenset[str]], Mapping[str, Any]],
     href: Href,
+    most: int,
 ) -> BracketMatch:
     if top is None or bottom is None:
         entrant = top or bottom
@@ -200,5 +224,5 @@ def _bracket_match(
     return BracketMatch(
         Slot(top.name, top.seed, winner == top.name),
         Slot(bottom.name, bottom.seed, winner == bottom.name),
-        pairing_view(found, href),
+        pairing_view(found, href, most),
     )

@@ -214,10 +214,17 @@ class Line:
     met: list[tuple[str, float]] = field(default_factory=list)
 
 
+def most(event: dict[str, Any]) -> int:
+    """The most points a pairing counts for a side: the length (a mirrored pair's two
+    matches: twice it)."""
+    return int(event["length"]) * (2 if event["mirrored"] else 1)
+
+
 def table(
-    seeds: list[str], rounds: list[dict[str, Any]], knockout: bool, total: int
+    seeds: list[str], rounds: list[dict[str, Any]], knockout: bool, total: int, most: int
 ) -> list[dict[str, Any]]:
-    """EVENTS.md §5's standings from the rounds (decided pairings only)."""
+    """EVENTS.md §5's standings from the rounds (decided pairings only); a pairing's
+    points count at most ``most`` for either side (§13)."""
     lines = {name: Line(name, at) for at, name in enumerate(seeds, start=1)}
     reached = dict.fromkeys(seeds, 0)
     for played in rounds:
@@ -236,7 +243,7 @@ def table(
                 (black, white, *reversed(pairing["points"])),
             ):
                 line = lines[name]
-                line.pf, line.pa = line.pf + mine, line.pa + theirs
+                line.pf, line.pa = line.pf + min(mine, most), line.pa + min(theirs, most)
                 gained = 0.5 if winner is None else 1.0 if winner == name else 0.0
                 line.draws += winner is None
                 line.wins += winner == name
@@ -422,7 +429,7 @@ class Checker:
         self.check_pairings(event, seeds)
         total = event["rounds"]
         knockout = event["format"] == "knockout"
-        assert event["standings"] == table(seeds, rounds, knockout, total)
+        assert event["standings"] == table(seeds, rounds, knockout, total, most(event))
 
     def check_result(self, event: dict[str, Any], pairing: dict[str, Any]) -> None:
         """The pairing's result, recomputed from its stored records (and dice)."""
@@ -526,7 +533,7 @@ class Checker:
         byes: dict[str, int] = {}
         whites: dict[str, int] = {}
         for at, played in enumerate(rounds):
-            lines = table(seeds, rounds[:at], False, event["rounds"])
+            lines = table(seeds, rounds[:at], False, event["rounds"], most(event))
             ranked = [line["name"] for line in lines]
             points = {line["name"]: line["match_points"] for line in lines}
             expected = swiss_round(ranked, points, met, byes)

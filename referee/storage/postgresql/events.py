@@ -15,6 +15,7 @@ from psycopg.rows import DictRow
 
 from referee.storage.model import EventChange, EventSetup
 from referee.storage.postgresql.database import Database, marked
+from referee.storage.postgresql.feed import CHANNEL
 from referee.storage.shared import timestamp
 from referee.storage.sqlite.events import (
     ENTRANT_INSERT,
@@ -69,6 +70,10 @@ class PostgresEvents(EventReads):
             if checked.rowcount != 1:
                 raise EventConflictError(change.event_id)  # rolls the transaction back
             save_rows(many(connection), change)
+            connection.execute(  # the change feed's (postgresql/feed.py), sent on commit
+                "SELECT pg_notify(%s, %s)",
+                [CHANNEL, f"event {change.event_id} {change.version + 1}"],
+            )
 
 
 def many(connection: psycopg.Connection[DictRow]) -> Many:

@@ -2,7 +2,8 @@
 the pool, fanning out to the waiters of that process.
 
 Every change of a live match sends ``NOTIFY nardy_referee_changes, 'live ID VERSION'`` in
-its own transaction (a trigger on ``live_matches``, migration ``0004_live_notify``), so a
+its own transaction (a trigger on ``live_matches``, migration ``0004_live_notify``), and
+every change of an event ``'event ID VERSION'`` (``PostgresEvents.save``), so a
 notification arrives only once the change is committed, from whichever instance made it,
 and carries no more than the topic, the key and the counter: the waiter reads the rows
 itself. The listener keeps the last counter heard of each key (the most recent

@@ -80,6 +80,8 @@ def _filters(query: MatchQuery) -> tuple[str, list[object]]:
         ('event_date COLLATE "C" >= ?', query.date_from or None),
         ('event_date COLLATE "C" <= ?', query.date_to or None),
         ("id < ?", query.after_id),
+        ("lower(event) = (SELECT lower(name) FROM events WHERE id = ?)", query.event_id),
+        ("strpos(canonical, ?) > 0", query.event_id_tag),
         ("search @@ CAST(? AS tsquery)", text),
     ]
     given = [(sql, value) for sql, value in conditions if value is not None]

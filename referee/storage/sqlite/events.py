@@ -15,6 +15,7 @@ from referee.storage.model import (
     EventInPlay,
     EventLive,
     EventQuery,
+    EventSeat,
     EventSetup,
     EventSummary,
     RatedMatch,
@@ -153,6 +154,23 @@ class EventReads:
     def last_announcement(self) -> int:
         row = self.database.row("SELECT max(seq) AS seq FROM event_live")
         return int(row["seq"] or 0) if row is not None else 0
+
+    def versions(self, event_ids: Sequence[int]) -> dict[int, int]:
+        marks = ", ".join("?" for _ in event_ids)
+        rows = self.database.rows(
+            f"SELECT id, version FROM events WHERE id IN ({marks})", list(event_ids)
+        )
+        return {row["id"]: row["version"] for row in rows}
+
+    def seat(self, live_id: int) -> EventSeat | None:
+        row = self.database.row(
+            "SELECT l.event_id, e.name, l.round, l.table_no FROM event_live l"
+            " JOIN events e ON e.id = l.event_id WHERE l.live_id = ?",
+            [live_id],
+        )
+        if row is None:
+            return None
+        return EventSeat(row["event_id"], row["name"], row["round"], row["table_no"])
 
 
 class SqliteEvents(EventReads):

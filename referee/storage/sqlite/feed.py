@@ -1,5 +1,5 @@
 """SQLite's change feed: one thread per process and file polls the counters being waited on
-(for live matches, the ``version`` column of the matches watched, in one query) every
+(for live matches and events, the ``version`` column of those watched, in one query each) every
 ``NARDY_REFEREE_LIVE_POLL`` seconds (default 0.1), and wakes the waiters of those that
 moved. A file has no way to tell another process that it changed, and a poll of a few
 rows by their keys costs less than any waiter's own query; the thread stops when nobody
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from referee.errors import ArchiveBusyError, NotReadyError
 from referee.storage.errors import StorageError
-from referee.storage.model import GONE, LIVE_TOPIC, Topic
+from referee.storage.model import EVENT_TOPIC, GONE, LIVE_TOPIC, Topic
 from referee.storage.stores import FeedWaiters, Storage
 
 POLL_SECONDS = 0.1
@@ -28,7 +28,10 @@ def _live_versions(storage: Storage, keys: list[int]) -> dict[int, int]:
     return {key: found.version for key, found in storage.live.versions(keys).items()}
 
 
-COUNTERS: dict[Topic, Counters] = {LIVE_TOPIC: _live_versions}
+COUNTERS: dict[Topic, Counters] = {
+    LIVE_TOPIC: _live_versions,
+    EVENT_TOPIC: lambda storage, keys: storage.events.versions(keys),
+}
 """Each topic's reading (a new topic adds its own)."""
 
 

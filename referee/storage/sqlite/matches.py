@@ -67,6 +67,8 @@ def _filters(query: MatchQuery) -> tuple[str, list[object]]:
         ("event_date >= ?", query.date_from or None),
         ("event_date <= ?", query.date_to or None),
         ("id < ?", query.after_id),
+        ("lower(event) = (SELECT lower(name) FROM events WHERE id = ?)", query.event_id),
+        ("instr(canonical, ?) > 0", query.event_id_tag),
         ("id IN (SELECT rowid FROM matches_fts WHERE matches_fts MATCH ?)", text),
     ]
     given = [(sql, value) for sql, value in conditions if value is not None]
