@@ -86,7 +86,7 @@ def _read_sgf(text: str, limits: ReadLimits | None) -> tuple[MatchText, ...]:
 MAT: Final = RecordFormat(
     name="mat",
     title="JellyFish .mat (and gnubg's, XG's, Galaxy's, Studio's .mat/.txt)",
-    media_types=("text/plain", "text/x-jellyfish-mat", "application/x-jellyfish-mat"),
+    media_types=("text/plain",),
     suffixes=(".mat", ".txt"),
     sniff=lambda head: bool(_MAT_HINT.search(head)),
     read=_read_mats,
@@ -118,11 +118,12 @@ def find_format(name: str) -> RecordFormat:
 
 
 def format_of_media_type(media_type: str) -> RecordFormat | None:
-    """The format a Content-Type names (text/plain names none: it is any text)."""
-    for format_ in FORMATS:
-        if media_type.lower() in format_.media_types[format_ is MAT :]:
-            return format_
-    return None
+    """The format a Content-Type names; text/plain names none (any text format is sent
+    so), and neither does a type no format has."""
+    wanted = media_type.lower()
+    if wanted == "text/plain":
+        return None
+    return next((format_ for format_ in FORMATS if wanted in format_.media_types), None)
 
 
 def format_of_suffix(name: str) -> RecordFormat | None:

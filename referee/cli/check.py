@@ -10,13 +10,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from notation.records.formats import FORMATS, NAMES
 from referee.adjudication import Verdict, check_record
 from referee.adjudication.budget import OFFLINE
+from referee.adjudication.formats import record_texts
 from referee.cli.common import EXIT_BAD_INPUT, EXIT_INVALID, EXIT_OK, rules_option
 from referee.errors import RefereeError
 from referee.rules import engine
 
-RECORD_SUFFIXES = (".mat", ".txt")
+RECORD_SUFFIXES = tuple(suffix for found in FORMATS for suffix in found.suffixes)
 
 
 def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,6 +27,11 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     check.add_argument("--variant", help="overrides the records' [Variation] tag")
     check.add_argument("--mode", choices=("strict", "condone"), default="strict")
     check.add_argument("--rules", type=rules_option, default={}, help="options: k=v,k=v")
+    check.add_argument(
+        "--format",
+        choices=NAMES,
+        help="the records' format (default: each file's, detected from its content)",
+    )
     check.add_argument("--json", action="store_true", help="print the endpoint's JSON")
     check.add_argument(
         "--require-complete",
@@ -35,7 +42,8 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def record_files(paths: Sequence[Path]) -> list[Path]:
-    """The files named, and every .mat/.txt file under the directories named, in order."""
+    """The files named, and every record file (.mat, .txt, .sgf) under the directories
+    named, in order."""
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
@@ -53,10 +61,7 @@ def _check(args: argparse.Namespace) -> int:
         if progress:
             print(f"\r[{number}/{len(files)}] {path.name[:50]:<50}", end="", file=sys.stderr)
         try:
-            text = path.read_text(encoding="utf-8-sig")
-            verdict = check_record(
-                text, args.variant, args.mode, args.rules, OFFLINE, engine.CHOSEN
-            )
+            texts = record_texts(path.read_text(encoding="utf-8-sig"), args.format)
         except (OSError, UnicodeDecodeError) as error:
             print(f"nardy-referee: {path}: cannot read: {error}", file=sys.stderr)
             status = EXIT_BAD_INPUT
@@ -65,16 +70,30 @@ def _check(args: argparse.Namespace) -> int:
             print(f"nardy-referee: {path}: error ({error.code}): {error.message}", file=sys.stderr)
             status = EXIT_BAD_INPUT
             continue
-        if args.json:
-            print(json.dumps({"file": str(path), **verdict.to_json()}))
-        else:
-            print(describe_verdict(path, verdict))
-        refused = not verdict.valid or (args.require_complete and not verdict.match.complete)
-        if refused and status == EXIT_OK:
-            status = EXIT_INVALID
+        for part, text in enumerate(texts.texts, start=1):
+            label = path if len(texts.texts) == 1 else Path(f"{path}#{part}")
+            status = _checked(args, label, text, texts.format.name, status)
     if progress:
         print(file=sys.stderr)
     return status
+
+
+def _checked(args: argparse.Namespace, path: Path, text: str, found: str, status: int) -> int:
+    """Check one record (a file, or one match of a file of several), print its verdict;
+    the exit status so far, made worse by this record when it is."""
+    try:
+        verdict = check_record(
+            text, args.variant, args.mode, args.rules, OFFLINE, engine.CHOSEN, found
+        )
+    except RefereeError as error:
+        print(f"nardy-referee: {path}: error ({error.code}): {error.message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        print(json.dumps({"file": str(path), **verdict.to_json()}))
+    else:
+        print(describe_verdict(path, verdict))
+    refused = not verdict.valid or (args.require_complete and not verdict.match.complete)
+    return EXIT_INVALID if refused and status == EXIT_OK else status
 
 
 def describe_verdict(path: Path, verdict: Verdict) -> str:
