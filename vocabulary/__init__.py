@@ -87,6 +87,7 @@ class IssueCode(StrEnum):
     INVALID_START_POSITION = "invalid_start_position"
     VARIATION_IGNORED = "variation_ignored"
     SEVERAL_MATCHES = "several_matches"
+    REPEATED_ROLL = "repeated_roll"
     # warnings about plays, edits and results
     UNKNOWN_PLAY = "unknown_play"
     PLAY_NOT_WRITTEN = "play_not_written"

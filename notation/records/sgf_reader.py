@@ -243,6 +243,12 @@ class _GameReader:
             moves = tuple(Move(letter_point(side, a), letter_point(side, b)) for a, b in pairs)
             play = PlayText(dice, moves)
         text = f"{dice[0]}{dice[1]}: {format_play(play.moves) if play else letters}".rstrip()
+        last = self.actions[-1] if self.actions else None
+        if not letters and last and (last.side, last.text) == (side, text):
+            # gnubg saves a roll left unplayed before a resignation as two such nodes
+            message = f"the roll {text} repeats the one before it: read once"
+            self.finding(IssueCode.REPEATED_ROLL, message, node)
+            return
         self.actions.append(
             ActionText(ActionKind.ROLL, side, node.line, node.column, None, text, dice, play)
         )
