@@ -20,7 +20,7 @@ from notation.records.mat_reader import ReadLimits, read_mat
 from notation.records.model import MatchText
 from notation.records.sgf_reader import read_sgf
 
-SNIFF_BYTES: Final = 4096
+SNIFF_BYTES: Final = 65536
 """How much of the content detection looks at."""
 
 _MAT_HINT = re.compile(

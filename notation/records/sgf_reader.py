@@ -22,19 +22,20 @@ from typing import Final
 
 from notation.errors import NotationError
 from notation.ids import to_xgid
-from notation.plays import PlayText, format_play
+from notation.plays import PlayText
 from notation.positions import CubeField, PositionData, format_position
 from notation.records.mat_reader import ReadLimits, past_limit
 from notation.records.model import ActionKind, ActionText, GameText, MatchText, ReadingProblem
 from notation.records.sgf import DICE_PROPERTIES, MATCH_INFO
 from notation.records.sgf_syntax import SgfNode, SgfTree, read_trees
 from notation.records.snowie import snowie_cell
-from vocabulary import BAR, CHECKERS, OFF, CubeOwner, IssueCode, Move, Phase, VariantId
+from vocabulary import BAR, CHECKERS, OFF, CubeOwner, IssueCode, Move, Phase, VariantId, point_text
 
 STANDARD: Final = {1: -2, 6: 5, 8: 3, 12: -5, 13: 5, 17: -3, 19: -5, 24: 2}
 """Backgammon's start in White's numbering (+n White, -n Black)."""
 SETUP: Final = frozenset({"AE", "AW", "AB"})
 _ROLL = re.compile(r"([1-6])([1-6])((?:[a-z][a-z])*)")
+"""A roll: the dice as written, then a letter pair (from, to) per checker step."""
 _RESULT = re.compile(r"([WB])\+(\d{1,6})?(R|Resign)?", re.IGNORECASE)
 _OWNERS = {"c": CubeOwner.CENTRE, "w": CubeOwner.WHITE, "b": CubeOwner.BLACK}
 _VARIATIONS = {"Nackgammon": "Nackgammon", **{f"Hypergammon{n}": "HyperGammon" for n in (1, 2, 3)}}
@@ -48,6 +49,18 @@ def letter_point(side: str, letter: str) -> int:
         return OFF
     index = ord(letter) - ord("a")
     return index + 1 if side == "w" else 24 - index
+
+
+_POINTS: Final = {
+    side: {letter: letter_point(side, letter) for letter in "abcdefghijklmnopqrstuvwxyz"}
+    for side in "wb"
+}
+"""Each side's point of each letter, and its text in a play (``bar``, ``off``): a table,
+since a record has a hundred thousand of them."""
+_TEXTS: Final = {
+    side: {letter: point_text(point) for letter, point in points.items()}
+    for side, points in _POINTS.items()
+}
 
 
 def _letters(value: str) -> list[str]:
@@ -136,7 +149,13 @@ class _GameReader:
         )
 
     def node(self, node: SgfNode) -> None:
-        names = {name for name, _ in node.properties}
+        properties = node.properties
+        if len(properties) == 1 and properties[0][0] in ("W", "B") and not self.pending():
+            side, values = properties[0]  # the common node: a move alone
+            self.move(side.lower(), values[0].strip() if values else "", node)
+            self.dice_player = None
+            return
+        names = {name for name, _ in properties}
         for comment in node.values("C"):
             self.reader.comments.append(f"game {self.index}: {comment.strip()}")
         if names & SETUP:
@@ -157,6 +176,10 @@ class _GameReader:
                 self.move(side.lower(), value.strip(), node)
                 self.dice_player = None
                 break
+
+    def pending(self) -> bool:
+        """Whether a setup or the dice of an edit wait for the next move."""
+        return self.setup is not None or self.dice_player is not None
 
     def set_up(self, node: SgfNode) -> None:
         if self.setup is None:
@@ -237,18 +260,18 @@ class _GameReader:
             return
         dice = (int(found[1]), int(found[2]))
         letters = found[3]
-        pairs = [(letters[i], letters[i + 1]) for i in range(0, len(letters), 2)]
-        play: PlayText | None = None
-        if all(a <= "z" and b <= "z" for a, b in pairs):
-            moves = tuple(Move(letter_point(side, a), letter_point(side, b)) for a, b in pairs)
-            play = PlayText(dice, moves)
-        text = f"{dice[0]}{dice[1]}: {format_play(play.moves) if play else letters}".rstrip()
+        points, texts = _POINTS[side], _TEXTS[side]
+        steps = range(0, len(letters), 2)
+        moves = tuple(Move(points[letters[i]], points[letters[i + 1]]) for i in steps)
+        parts = " ".join(f"{texts[letters[i]]}/{texts[letters[i + 1]]}" for i in steps)
+        text = f"{value[:2]}: {parts}" if parts else f"{value[:2]}:"
         last = self.actions[-1] if self.actions else None
         if not letters and last and (last.side, last.text) == (side, text):
             # gnubg saves a roll left unplayed before a resignation as two such nodes
             message = f"the roll {text} repeats the one before it: read once"
             self.finding(IssueCode.REPEATED_ROLL, message, node)
             return
+        play = PlayText(dice, moves)
         self.actions.append(
             ActionText(ActionKind.ROLL, side, node.line, node.column, None, text, dice, play)
         )

@@ -3,7 +3,7 @@
 Read without recursion and within bounds: a tree nested past ``MAX_DEPTH``, more nodes than
 a limit allows, an unclosed ``(`` or ``[`` or text outside a tree stops reading with a
 NotationError that says where (line and column). Only the main line of each tree is kept
-(the first variation at every branch, as gnubg plays it); the other variations are read
+(the first variation at every branch, SGF's main line); the other variations are read
 for their syntax, counted and dropped, each one's place kept for a warning.
 """
 
@@ -73,12 +73,21 @@ class _Frame:
     has_child: bool = False
 
 
+Properties = list[tuple[str, tuple[str, ...]]]
+
+
 @dataclass
 class _Tree:
+    """A tree being read: its main line's nodes as (line, column, properties so far)."""
+
     line: int
     column: int
-    nodes: list[SgfNode] = field(default_factory=list)
+    nodes: list[tuple[int, int, Properties]] = field(default_factory=list)
     dropped: list[tuple[int, int]] = field(default_factory=list)
+
+    def done(self) -> SgfTree:
+        nodes = tuple(SgfNode(tuple(found), line, column) for line, column, found in self.nodes)
+        return SgfTree(nodes, self.line, self.column, tuple(self.dropped))
 
 
 class _Places:
@@ -112,10 +121,7 @@ def read_trees(
     a caller may stop a record past its limits; NotationError for text that is not SGF."""
     parser = _Parser(text, count_node)
     parser.run()
-    return tuple(
-        SgfTree(tuple(tree.nodes), tree.line, tree.column, tuple(tree.dropped))
-        for tree in parser.trees
-    )
+    return tuple(tree.done() for tree in parser.trees)
 
 
 class _Parser:
@@ -190,7 +196,7 @@ class _Parser:
             self.count_node(len(self.trees) - 1, self.nodes_in_tree)
         if self.stack[-1].main:
             line, column = self.places(offset)
-            self.trees[-1].nodes.append(SgfNode((), line, column))
+            self.trees[-1].nodes.append((line, column, []))
 
     def add_property(self, token: re.Match[str]) -> None:
         frame, tree = self.stack[-1], self.trees[-1]
@@ -200,7 +206,12 @@ class _Parser:
             return
         if not tree.nodes:
             raise self.stop("a property before the first ';'", token.start("name"))
-        name = "".join(letter for letter in token["name"] if letter.isupper())
-        values = tuple(unescaped(found[1]) for found in _VALUE.finditer(token["values"]))
-        node = tree.nodes[-1]
-        tree.nodes[-1] = SgfNode((*node.properties, (name, values)), node.line, node.column)
+        name = token["name"]
+        if not name.isupper():  # FF[3]'s long names: their capitals (AddBlack is AB)
+            name = "".join(letter for letter in name if letter.isupper())
+        written = token["values"]
+        if written.count("[") == 1 and "\\" not in written:  # one plain value, the usual
+            values: tuple[str, ...] = (written[1 : written.rindex("]")],)
+        else:
+            values = tuple(unescaped(found[1]) for found in _VALUE.finditer(written))
+        tree.nodes[-1][2].append((name, values))
