@@ -291,6 +291,10 @@ class _GameReader:
         )
 
 
+def _beavered(game: GameText) -> bool:
+    return any(action.kind in (ActionKind.BEAVER, ActionKind.RACCOON) for action in game.actions)
+
+
 def _set_pos(data: PositionData) -> str:
     """XG's ``Set Pos=<board>/<cube>`` of a board and its cube (the exponent negative
     when White owns the cube)."""
@@ -393,6 +397,8 @@ def read_sgf(text: str, limits: ReadLimits | None = None) -> MatchText:
     tags, comments, problems = match_tags(first, length)
     reader.findings += len(problems)
     games = tuple(_GameReader(reader, tree, index).read() for index, tree in enumerate(trees, 1))
+    if not length and any(_beavered(game) for game in games):
+        tags["Beaver"] = "On"  # gnubg has no property for it: its beavers show it allowed
     return MatchText(
         tags=tags,
         comments=tuple(comments + reader.comments),

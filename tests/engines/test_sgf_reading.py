@@ -20,6 +20,7 @@ from referee.adjudication import check_and_write, check_record
 from referee.archive.sgf import sgf_of
 from tests.corpus import MAT, openspiel_money_session, read_jsonl, require
 from tests.engines.gnubg import run_batch
+from tests.server import ROOT
 from tests.records.test_snowie_edits import SCENARIOS, case_cells, record
 
 
@@ -43,6 +44,7 @@ def outcome(verdict: dict[str, Any]) -> dict[str, Any]:
     return {"valid": verdict["valid"], "games": games, "match": summary}
 
 
+FIXTURES = ROOT / "tests" / "records" / "fixtures"
 GNUBG_LOSES = {
     "galaxy_match3831101_3pt-resign-first-move": "a resignation before the first move",
 }
@@ -114,6 +116,15 @@ def test_the_referees_export_reads_back_to_the_same_verdict() -> None:
             continue
         back = check_record(exported(text), record_format="sgf").to_json()
         assert outcome(back) == outcome(original), path.name
+
+
+def test_the_cube_fixtures_exported_read_back_to_the_same_verdict() -> None:
+    # Beavers in a money session, automatic doubles, a double in the Crawford game, XG's
+    # Set Pos edit.
+    for name in ("money_beaver", "bg_auto_doubles", "bg_crawford_double", "dialect_set_pos"):
+        text = (FIXTURES / f"{name}.mat").read_text()
+        back = check_record(exported(text)).to_json()
+        assert outcome(back) == outcome(check_record(text).to_json()), name
 
 
 def test_a_money_session_exported_reads_back_to_the_same_verdict() -> None:

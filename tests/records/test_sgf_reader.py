@@ -93,6 +93,9 @@ def test_a_double_answering_a_double_is_a_beaver_then_a_raccoon() -> None:
         ("raccoon", "w", 8),
         ("take", "b", None),
     ]
+    # gnubg writes no property for beavers: a money session that has one allows them.
+    assert read_sgf(text).tags["Beaver"] == "On"
+    assert "Beaver" not in read_sgf(tree("\n;W[double]\n;B[take]", length=0)).tags
 
 
 @pytest.mark.parametrize(
