@@ -17,7 +17,7 @@ import pytest
 from referee.adjudication import check_record
 from tests.api.support import archive_at, assert_problem, get_json
 from tests.api.test_matches_api import BG_EXAMPLE, Env, bearer, example, make_env
-from tests.engines.test_sgf_reading import exported, outcome
+from tests.engines.test_sgf_reading import edit_records, exported, outcome
 
 MAT_TEXT = example(BG_EXAMPLE)
 SGF_TEXT = exported(MAT_TEXT)
@@ -102,6 +102,15 @@ def test_stored_sgf_is_exported_in_both_formats(env: Env) -> None:
         "/v1/matches", json={"record": sgf.get_data(as_text=True)}, headers=bearer(env.secret)
     )
     assert again.status_code == 200 and again.get_json()["duplicate"]
+
+
+def test_a_stored_record_with_a_board_edit_is_exported_to_sgf(env: Env) -> None:
+    text = edit_records()["edit_both_play_b"]
+    created = env.client.post("/v1/matches", json={"record": text}, headers=bearer(env.secret))
+    assert created.status_code == 201, created.get_data(as_text=True)
+    sgf = env.client.get(f"/v1/matches/{created.get_json()['id']}?format=sgf")
+    assert sgf.status_code == 200  # before: 422 "game 1 edits the board"
+    assert ";PL[B]DI[52]\n;PL[W]AE[a:y]" in sgf.get_data(as_text=True)
 
 
 def test_several_matches_of_one_mat(env: Env) -> None:
