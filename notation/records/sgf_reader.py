@@ -51,16 +51,19 @@ def letter_point(side: str, letter: str) -> int:
     return index + 1 if side == "w" else 24 - index
 
 
-_POINTS: Final = {
-    side: {letter: letter_point(side, letter) for letter in "abcdefghijklmnopqrstuvwxyz"}
+_STEPS: Final = {
+    side: {
+        a + b: (
+            Move(letter_point(side, a), letter_point(side, b)),
+            f"{point_text(letter_point(side, a))}/{point_text(letter_point(side, b))}",
+        )
+        for a in "abcdefghijklmnopqrstuvwxyz"
+        for b in "abcdefghijklmnopqrstuvwxyz"
+    }
     for side in "wb"
 }
-"""Each side's point of each letter, and its text in a play (``bar``, ``off``): a table,
-since a record has a hundred thousand of them."""
-_TEXTS: Final = {
-    side: {letter: point_text(point) for letter, point in points.items()}
-    for side, points in _POINTS.items()
-}
+"""Each side's checker step of each letter pair, and its text in a play (``bar``,
+``off``): a table (moves are values), since a record has a hundred thousand of them."""
 
 
 def _letters(value: str) -> list[str]:
@@ -260,10 +263,10 @@ class _GameReader:
             return
         dice = (int(found[1]), int(found[2]))
         letters = found[3]
-        points, texts = _POINTS[side], _TEXTS[side]
-        steps = range(0, len(letters), 2)
-        moves = tuple(Move(points[letters[i]], points[letters[i + 1]]) for i in steps)
-        parts = " ".join(f"{texts[letters[i]]}/{texts[letters[i + 1]]}" for i in steps)
+        table = _STEPS[side]
+        steps = [table[letters[i : i + 2]] for i in range(0, len(letters), 2)]
+        moves = tuple(move for move, _ in steps)
+        parts = " ".join(text for _, text in steps)
         text = f"{value[:2]}: {parts}" if parts else f"{value[:2]}:"
         last = self.actions[-1] if self.actions else None
         if not letters and last and (last.side, last.text) == (side, text):
