@@ -3,7 +3,9 @@
 Builds a ``0 point match`` from the shared OpenSpiel games (tests/corpus.py), times our
 checking of it and of the 44 corpus records, and, where the ``gnubg`` package is installed,
 gnubg's own ``import mat`` of the same files (which also validates every move); each under
-every engine available (Python, and native when built). Three ways to check are timed:
+every engine available (Python, and native when built). The same matches as SGF (the
+referee's own export) against their ``.mat``: reading alone (text to the record model) and
+``check_record`` (``--sgf`` runs this part alone). Three ways to check are timed:
 ``check_record`` (the verdict alone: ``check`` and ``/v1/records/check``; with the native
 core, its record fast path), ``check_and_write`` (verdict and canonical record: imports)
 and ``adjudicate`` (the full Python path that replays use). Last, whole processes:
@@ -25,6 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from referee.adjudication import adjudicate, check_and_write, check_record
+from referee.adjudication.budget import OFFLINE
 from referee.rules import engine
 from tests.corpus import MAT, openspiel_money_session, read_jsonl
 
@@ -110,10 +113,63 @@ def engines() -> list[engine.Engine]:
     return [engine.PYTHON] + ([chosen] if chosen.native is not None else [])
 
 
+def best_seconds(work: Callable[[], object], rounds: int = 5) -> float:
+    return min(timed(work) for _ in range(rounds))
+
+
+def sgf_pairs(texts: list[str], session: str) -> dict[str, tuple[list[str], list[str]]]:
+    """The corpus's backgammon records and the money session, each as .mat and as the
+    referee's SGF export of it."""
+    from notation.records.mat_reader import read_mat
+    from referee.archive.sgf import sgf_of
+
+    pairs: dict[str, tuple[list[str], list[str]]] = {"corpus": ([], []), "session": ([], [])}
+    for name, text in [*(("corpus", text) for text in texts), ("session", session)]:
+        written = check_and_write(text, limits=OFFLINE)
+        verdict = written.verdict.to_json()
+        if verdict["variant"] == "backgammon":
+            pairs[name][0].append(text)
+            pairs[name][1].append(sgf_of(read_mat(written.canonical), verdict))
+    return pairs
+
+
+def sgf_against_mat(texts: list[str], games: list[dict[str, Any]]) -> None:
+    """SGF against .mat: reading (the goal: SGF within 2x of .mat) and checking, under
+    every engine, without the work deadline (the SGF session is checked by Python)."""
+    from notation.records.formats import read_records
+
+    for name, (mats, sgfs) in sgf_pairs(texts, openspiel_money_session(games)).items():
+        size = sum(map(len, sgfs)) / 1e6
+        print(f"SGF against .mat: {name}, {len(mats)} records, SGF {size:.1f} MB")
+        rounds = 1 if name == "session" else 3
+        seconds = [
+            best_seconds(lambda found=found, group=group: [read_records(t, found) for t in group])
+            for found, group in (("mat", mats), ("sgf", sgfs))
+        ]
+        mat, sgf = seconds
+        print(f"  reading: .mat {mat:.3f} s, SGF {sgf:.3f} s, SGF / .mat = {sgf / mat:.2f}")
+        for chosen in engines():
+            mat, sgf = (
+                best_seconds(lambda group=group, chosen=chosen: checked(group, chosen), rounds)
+                for group in (mats, sgfs)
+            )
+            print(
+                f"  [{chosen.kind}] check_record: .mat {mat:.3f} s, SGF {sgf:.3f} s,"
+                f" SGF / .mat = {sgf / mat:.2f}"
+            )
+
+
+def checked(texts: list[str], chosen: engine.Engine) -> list[object]:
+    return [check_record(text, limits=OFFLINE, engine=chosen) for text in texts]
+
+
 def main() -> None:
     corpus = sorted(MAT.glob("*.mat"))
     texts = [path.read_text() for path in corpus]
     games = list(read_jsonl("bg_games_seed1.jsonl.gz"))
+    sgf_against_mat(texts, games)
+    if "--sgf" in sys.argv[1:]:
+        return
     for chosen in engines():
         print(f"[{chosen.kind}]")
         in_process(corpus, texts, games, chosen)

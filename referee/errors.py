@@ -236,3 +236,11 @@ class TooManyStreamsError(RefereeError):
     title = "Too many streams"
     status = 429
     retry_after = 10
+
+
+class UnknownFormatError(RefereeError):
+    """A record in no format this referee reads, or a format name it does not know (the
+    message names every format tried)."""
+
+    code = "unknown_format"
+    title = "Unknown record format"

@@ -85,6 +85,9 @@ class IssueCode(StrEnum):
     MISSING_SCORE_LINE = "missing_score_line"
     INVALID_HEADER = "invalid_header"
     INVALID_START_POSITION = "invalid_start_position"
+    VARIATION_IGNORED = "variation_ignored"
+    SEVERAL_MATCHES = "several_matches"
+    REPEATED_ROLL = "repeated_roll"
     # warnings about plays, edits and results
     UNKNOWN_PLAY = "unknown_play"
     PLAY_NOT_WRITTEN = "play_not_written"

@@ -18,6 +18,9 @@ PW[..]PB[..] ... RE[W+2] ;W[52lqgh] ;B[double] ...)``:
   ``XE``, ``XT`` and ``XL``;
 * a game that starts from a set-up position (the record's StartPosition) opens with
   gnubg's setup nodes (``PL``, ``AE``, ``AW``, ``AB``, then ``CV`` and ``CP`` for the cube);
+  a board edit in play is written as gnubg writes its own: gnubg's ``Illegal play`` cell
+  as that player's dice (``;PL[B]DI[52]``) then the board, XG's ``Set Pos`` as the board
+  and its cube;
 * one node per action: a roll ``;W[<d1><d2><from><to>...]`` (one letter pair per checker
   step, ``a``..``x`` the points 1..24 of White's numbering, ``y`` the bar, ``z`` off; a
   dance is the dice alone), ``;W[double]`` (a beaver or raccoon too: gnubg records a
@@ -32,7 +35,9 @@ from dataclasses import dataclass, field
 
 from notation.positions import PositionData, parse_position
 from notation.records.model import ActionKind, ActionText
-from vocabulary import BAR, OFF, CubeOwner
+from notation.records.set_pos import parse_set_pos
+from notation.records.snowie import parse_snowie_cell, snowie_cells
+from vocabulary import BAR, OFF, CubeOwner, Phase, VariantId
 
 DICE_PROPERTIES = {
     "DiceAlgorithm": "XA",
@@ -148,10 +153,16 @@ def _rules(match: SgfMatch, game: SgfGame) -> list[str]:
 
 
 def _setup(start: str) -> Iterable[str]:
-    """A set-up position as gnubg's setup nodes: ``PL[W]`` first, so that ``AW`` (the
-    player on roll's checkers, gnubg's reading) is White's and both lists are in White's
-    letters; then the cube's value (``CV``) and owner (``CP``) when not a centred 1."""
+    """A set-up position as gnubg's setup nodes: the board (``_board``), then the cube's
+    value (``CV``) and owner (``CP``) when not a centred 1."""
     position = parse_position(start)
+    yield _board(position)
+    yield from _cube(position)
+
+
+def _board(position: PositionData) -> str:
+    """``PL[W]`` first, so that ``AW`` (the player on roll's checkers, gnubg's reading) is
+    White's and both lists are in White's letters; ``AE[a:y]`` clears the board first."""
     white = [point_letter("w", point) * count for point, count in _own(position, "w")]
     black = [point_letter("b", point) * count for point, count in _own(position, "b")]
     node = "PL[W]AE[a:y]"
@@ -159,12 +170,30 @@ def _setup(start: str) -> Iterable[str]:
         node += "AW" + "".join(f"[{letter}]" for letter in "".join(white))
     if black:
         node += "AB" + "".join(f"[{letter}]" for letter in "".join(black))
-    yield node
+    return node
+
+
+def _cube(position: PositionData) -> Iterable[str]:
     cube = position.cube
     if cube is not None and cube.value != 1:
         yield f"CV[{cube.value}]"
     if cube is not None and cube.owner is not CubeOwner.CENTRE:
         yield f"CP[{cube.owner}]"
+
+
+def _edit(action: ActionText) -> Iterable[str]:
+    """A board edit as gnubg writes one: an ``Illegal play`` cell as its player's dice
+    (``PL[B]DI[52]``) then the board; XG's ``Set Pos`` as the board and its cube.
+    NotationError for an edit that cannot be read."""
+    if action.dice is None:
+        position = parse_set_pos(action.text)
+        yield _board(position)
+        yield from _cube(position)
+        return
+    cells, bar = snowie_cells(parse_snowie_cell(action.text))
+    position = PositionData(VariantId.BACKGAMMON, cells, bar, (0, 0), None, Phase.ROLL)
+    yield f"PL[{action.side.upper()}]DI[{action.dice[0]}{action.dice[1]}]"
+    yield _board(position)
 
 
 def _own(position: PositionData, side: str) -> list[tuple[int, int]]:
@@ -202,7 +231,9 @@ def _nodes(actions: Sequence[ActionText]) -> Iterable[str]:
         elif kind is ActionKind.DROP:
             pending_beaver = None
             yield f"{side}[drop]"
-        # WIN and LOSS lines are the result (RE); position edits are refused by the caller.
+        elif kind is ActionKind.EDIT:
+            yield from _edit(action)
+        # WIN and LOSS lines are the result (RE).
 
 
 def _roll(action: ActionText) -> str:

@@ -67,3 +67,22 @@ def parse_snowie_cell(text: str) -> SnowieBoard:
         negative_bar=abs(int(fields[12])),
         positive_player=0 if fields[4] == "1" else 1,
     )
+
+
+def snowie_cell(dice: tuple[int, int], cells: tuple[int, ...], bar: tuple[int, int]) -> str:
+    """gnubg's ``NN: Illegal play (...)`` cell setting ``cells`` (points 1..24 in White's
+    numbering, +n White, -n Black) and ``bar`` (White's, Black's), written from White's
+    view (field 4 = 1); only the fields ``parse_snowie_cell`` reads say anything."""
+    fields = ["0", "0", "0", "0", "1", "White", "Black", "0", "0", "0", "1", "0"]
+    fields += [str(bar[1]), *(str(count) for count in cells), str(bar[0])]
+    fields += [str(dice[0]), str(dice[1])]
+    return f"{dice[0]}{dice[1]}: Illegal play ({';'.join(fields)})"
+
+
+def snowie_cells(board: SnowieBoard) -> tuple[tuple[int, ...], tuple[int, int]]:
+    """The board of a Snowie position in White's numbering (+n White, -n Black) and the
+    bars (White's, Black's), whichever side it was written for (backgammon's numbering)."""
+    if board.positive_player == 0:
+        return board.points, (board.positive_bar, board.negative_bar)
+    cells = tuple(-count for count in reversed(board.points))
+    return cells, (board.negative_bar, board.positive_bar)

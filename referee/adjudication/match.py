@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
-from notation.records.mat_reader import read_mat
+from notation.records.formats import MAT
 from notation.records.mat_writer import game_lines, header_lines, join_mat, laid_out, write_mat
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
-from referee.adjudication.budget import Budget, WorkLimits, reading_refusal
+from referee.adjudication.budget import Budget, WorkLimits
+from referee.adjudication.formats import read_as, record_texts, with_more_matches
 from referee.adjudication.native_record import (
     NativeGames,
     NativeRecord,
@@ -24,7 +25,6 @@ from referee.adjudication.verdict import GameVerdict, Issue, MatchSummary, Verdi
 from referee.errors import (
     RefereeError,
 )
-from referee.notation_errors import notation_errors
 from referee.rules.board import Step
 from referee.rules.cube import MESSAGES, starting_cube_problem
 from referee.rules.engine import CHOSEN, Engine
@@ -68,17 +68,14 @@ class Adjudication:
         return replace(self.record, games=games, findings=())
 
 
-def read_record(text: str, limits: WorkLimits | None = None) -> MatchText:
-    """The record's structure, or InvalidNotationError when it holds no match at all;
-    TooManyGamesError or WorkLimitError as soon as it goes past a limit."""
-    limits = limits or WorkLimits()
-    try:
-        return read_mat(text, limits.reading)
-    except NotationError as error:
-        if error.code.startswith("too_many_"):
-            raise reading_refusal(error, limits) from None
-        with notation_errors():
-            raise
+def read_record(
+    text: str, limits: WorkLimits | None = None, record_format: str | None = None
+) -> MatchText:
+    """The structure of the (first) record in ``text``, in the format named or detected:
+    UnknownFormatError, InvalidNotationError when it holds no match at all or cannot be
+    read; TooManyGamesError or WorkLimitError as soon as it goes past a limit."""
+    texts = record_texts(text, record_format)
+    return read_as(texts.format, texts.texts[0], limits or WorkLimits())
 
 
 def record_variant(record: MatchText, requested: str | None) -> type[Variant] | None:
@@ -149,13 +146,17 @@ def adjudicate(
     replay: bool = False,
     limits: WorkLimits | None = None,
     engine: Engine = CHOSEN,
+    record_format: str | None = None,
 ) -> Adjudication:
-    """Check every action of a record (NOTATION.md §4); a bad record is a verdict, not an
-    error. Raises only when the text holds no match, more than ``limits.games`` games,
-    when checking goes past a work limit, or when the variant or options are bad."""
+    """Check every action of a record (NOTATION.md §4) in the format named or detected; a
+    bad record is a verdict, not an error. Raises only when the text holds no match in a
+    format read here, more than ``limits.games`` games, when checking goes past a work
+    limit, or when the variant or options are bad. Of several matches, the first."""
     budget = Budget(limits)
-    record = read_record(text, budget.limits)
-    return adjudicate_record(record, variant, mode, options, replay, budget, engine)
+    texts = record_texts(text, record_format)
+    record = read_as(texts.format, texts.texts[0], budget.limits)
+    checked = adjudicate_record(record, variant, mode, options, replay, budget, engine)
+    return replace(checked, verdict=with_more_matches(checked.verdict, len(texts.texts)))
 
 
 def adjudicate_record(
@@ -183,15 +184,21 @@ def check_record(
     options: Mapping[str, object] | None = None,
     limits: WorkLimits | None = None,
     engine: Engine = CHOSEN,
+    record_format: str | None = None,
 ) -> Verdict:
-    """The verdict alone (``adjudicate(...).verdict``, the same to the byte): read and
-    checked by the native core where it can (``native_record``), by Python elsewhere."""
+    """The verdict alone (``adjudicate(...).verdict``, the same to the byte): a ``.mat``
+    read and checked by the native core where it can (``native_record``), by Python
+    elsewhere."""
     budget = Budget(limits)
-    native = read_natively(text, budget.limits, engine)
+    texts = record_texts(text, record_format)
+    native = read_natively(texts.texts[0], budget.limits, engine) if texts.format is MAT else None
     if native is None:
-        return adjudicate(text, variant, mode, options, limits=budget.limits, engine=engine).verdict
-    how = Checking(Mode(mode), engine)
-    return _judged(native.skeleton, variant, options, how, budget, native)[0]
+        record = read_as(texts.format, texts.texts[0], budget.limits)
+        verdict = adjudicate_record(record, variant, mode, options, False, budget, engine).verdict
+    else:
+        how = Checking(Mode(mode), engine)
+        verdict = _judged(native.skeleton, variant, options, how, budget, native)[0]
+    return with_more_matches(verdict, len(texts.texts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,17 +217,21 @@ def check_and_write(
     options: Mapping[str, object] | None = None,
     limits: WorkLimits | None = None,
     engine: Engine = CHOSEN,
+    record_format: str | None = None,
 ) -> Written:
-    """The verdict and the canonical record (``adjudicate`` and ``write_mat`` of its
-    ``canonical``, the same to the byte), each game written as soon as it is checked, and
-    natively where the native core can take the record."""
+    """The verdict and the canonical ``.mat`` record (``adjudicate`` and ``write_mat`` of
+    its ``canonical``, the same to the byte), each game written as soon as it is checked,
+    and natively where the native core can take the record. Of several matches, the first."""
     budget = Budget(limits)
-    native = read_natively(text, budget.limits, engine)
-    record = read_record(text, budget.limits) if native is None else native.skeleton
+    texts = record_texts(text, record_format)
+    first = texts.texts[0]
+    native = read_natively(first, budget.limits, engine) if texts.format is MAT else None
+    record = read_as(texts.format, first, budget.limits) if native is None else native.skeleton
     how = Checking(Mode.STRICT, engine, writing=True)
     verdict, checker = _judged(record, variant, options, how, budget, native)
+    verdict = with_more_matches(verdict, len(texts.texts))
     if checker is None:  # a variation the referee cannot check: written as read
-        as_read = read_record(text, budget.limits) if native is not None else record
+        as_read = read_as(texts.format, first, budget.limits) if native is not None else record
         return Written(verdict, record.tags, write_mat(as_read))
     canonical = join_mat(header_lines(record), checker.canonical_games)
     return Written(verdict, record.tags, canonical)

@@ -12,6 +12,8 @@ from flask import Blueprint, Response, request, stream_with_context, url_for
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable, RequestEntityTooLarge
 
+from referee.adjudication.budget import WorkLimits
+from referee.adjudication.formats import record_texts
 from referee.api.schemas import (
     MatchDetailQuery,
     MatchSubmitRequest,
@@ -69,8 +71,11 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         201 with Location for a new record; 200 with duplicate true when the same canonical
         record (SHA-256) is stored already; 422 invalid_record with the verdict when the
         record has errors, unless allow_invalid is true. Needs a bearer token with scope
-        archive:write. The record may also be sent as text/plain, with allow_invalid,
-        variant and options (JSON or k=v,k=v) as query parameters. 413 work_limit when
+        archive:write. The record is a .mat or gnubg's SGF, its format detected or named
+        by format (of a .mat holding several matches the first is stored, with a
+        several_matches warning: POST /v1/matches/import stores each). It may also be
+        sent as text/plain (or application/x-go-sgf), with allow_invalid, variant,
+        format and options (JSON or k=v,k=v) as query parameters. 413 work_limit when
         checking goes past a work limit; 503 archive_busy with Retry-After when the archive
         stays locked by another writer, or overloaded when the worker checks as many
         records at once as it may.
@@ -83,6 +88,8 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
           application/json:
             schema: MatchSubmitRequest
           text/plain:
+            schema: {type: string}
+          application/x-go-sgf:
             schema: {type: string}
       responses:
         200:
@@ -107,6 +114,7 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         body["variant"],
         work_limits(),
         engine(),
+        body["format"],
     )
     return _created(result)
 
@@ -153,8 +161,11 @@ def import_matches() -> dict[str, Any]:
       summary: Import many records
       description: >
         A JSON list (record texts, or objects like the body of POST /v1/matches), or a
-        multipart upload of record files. Each record is stored, found to be a duplicate,
-        or refused with the reason; one bad record does not stop the others. Results
+        multipart upload of record files (.mat or gnubg's SGF, each file's format detected
+        from its content, or named by format in a JSON object). A .mat holding several
+        matches is stored as one record per match, its results labelled item#1,
+        item#2... Each record is stored, found to be a duplicate, or refused with the
+        reason; one bad record does not stop the others. Results
         carry ids and hashes, never the records or their verdicts. At most 1,000 records
         (413); the work deadline is shared by the whole import: records past it are
         refused with work_limit, to be sent again. 503 archive_busy with
@@ -192,34 +203,48 @@ def import_matches() -> dict[str, Any]:
             continue
         try:
             body = loaded(MatchSubmitRequest, entry)
-            result = submit(
-                storage(),
-                body["record"],
-                body["options"],
-                body["allow_invalid"],
-                body["variant"],
-                replace(limits, seconds=max(0.0, deadline - time.monotonic())),
-                engine(),
-            )
-        except ArchiveBusyError:
-            raise
+            texts = record_texts(body["record"], body["format"])
         except ValidationError as error:
             results.append(_refused(label, {"code": "validation_failed", "errors": error.messages}))
+            continue
         except RefereeError as error:
             results.append(_refused(label, {"code": error.code, "detail": error.message}))
-        else:
-            status = "duplicate" if result.stored.duplicate else "created"
-            results.append(
-                {
-                    "item": label,
-                    "status": status,
-                    "id": result.stored.id,
-                    "sha256": result.sha256,
-                    "duplicate": result.stored.duplicate,
-                    "reason": None,
-                }
-            )
+            continue
+        for number, text in enumerate(texts.texts, start=1):
+            item = label if len(texts.texts) == 1 else f"{label}#{number}"
+            remaining = replace(limits, seconds=max(0.0, deadline - time.monotonic()))
+            results.append(_imported(item, body, text, texts.format.name, remaining))
     return {"results": results}
+
+
+def _imported(
+    label: str, body: dict[str, Any], text: str, record_format: str, limits: WorkLimits
+) -> dict[str, Any]:
+    """The result of storing one record of an import (refused with the reason, not raised)."""
+    try:
+        result = submit(
+            storage(),
+            text,
+            body["options"],
+            body["allow_invalid"],
+            body["variant"],
+            limits,
+            engine(),
+            record_format,
+        )
+    except ArchiveBusyError:
+        raise
+    except RefereeError as error:
+        return _refused(label, {"code": error.code, "detail": error.message})
+    status = "duplicate" if result.stored.duplicate else "created"
+    return {
+        "item": label,
+        "status": status,
+        "id": result.stored.id,
+        "sha256": result.sha256,
+        "duplicate": result.stored.duplicate,
+        "reason": None,
+    }
 
 
 def _upload_entry(data: bytes) -> dict[str, Any] | None:
@@ -288,12 +313,12 @@ def get_match(match_id: int) -> Response | dict[str, Any]:
       summary: A stored match
       description: >
         Metadata, options and verdict as JSON; with Accept text/plain the record text as
-        received, or with format=canonical the canonical .mat; format=sgf: a backgammon
+        received, or with format=canonical (or mat) the canonical .mat; format=sgf: a backgammon
         match in GNU Backgammon's SGF (application/x-go-sgf; a nardy match is a 422
         not_exportable).
       parameters:
         - {in: path, name: match_id, required: true, schema: {type: integer}}
-        - {in: query, name: format, schema: {type: string, enum: [canonical, original, sgf]}}
+        - {in: query, schema: MatchDetailQuery}
       responses:
         200:
           description: The match
@@ -312,7 +337,7 @@ def get_match(match_id: int) -> Response | dict[str, Any]:
         return Response(match_sgf(storage(), match_id), mimetype=SGF_MEDIA_TYPE)
     stored = stored_match(storage(), match_id)
     if "format" in args:
-        text = stored.canonical if args["format"] == "canonical" else stored.original
+        text = stored.original if args["format"] == "original" else stored.canonical
         return Response(text, mimetype="text/plain")
     accept = request.accept_mimetypes
     wanted = accept.best_match(["application/json", "text/plain"]) if accept else "application/json"

@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
+from notation.records.formats import NAMES as FORMAT_NAMES
 from referee.adjudication.verdict import IssueSchema, VerdictSchema
 from referee.http.loading import QuerySchema
 from referee.http.queries import VariantName
@@ -22,6 +23,23 @@ most 162 characters."""
 MAX_QUERY_OPTIONS = 512
 """``options`` in a query (JSON or k=v,k=v): every option of RULES.md §12.1 at its longest
 value, as indented JSON, is under 400 characters."""
+
+
+EXPORT_FORMATS = ("mat", "sgf")
+"""The formats a stored match is exported in (``?format=`` of GET /v1/matches/{id})."""
+FORMAT_HELP = (
+    "The record's format: detected from its content when not given (a Content-Type such as"
+    " application/x-go-sgf names it too)"
+)
+
+
+def record_format_field(in_body: bool = False) -> fields.String:
+    """The ``format`` of a record request (``?format=``, or the JSON field, None by default)."""
+    validator = validate.OneOf(FORMAT_NAMES)
+    metadata = {"description": FORMAT_HELP}
+    if in_body:
+        return fields.String(load_default=None, validate=validator, metadata=metadata)
+    return fields.String(validate=validator, metadata=metadata)
 
 
 class QueryOptions(fields.String):
@@ -71,6 +89,20 @@ class RecordCheckQuery(QuerySchema):
     variant = VariantName(metadata={"description": "Overrides the [Variation] tag"})
     mode = fields.String(validate=validate.OneOf(["strict", "condone"]))
     options = QueryOptions()
+    format = record_format_field()
+
+
+class RecordFormatSchema(Schema):
+    name = fields.String(required=True)
+    title = fields.String(required=True)
+    media_types = fields.List(fields.String(), required=True)
+    suffixes = fields.List(fields.String(), required=True)
+    detected_by = fields.String(required=True)
+
+
+class RecordFormatsResponse(Schema):
+    read = fields.List(fields.Nested(RecordFormatSchema), required=True)
+    export = fields.List(fields.String(), required=True)
 
 
 class RecordCheckRequest(RequestSchema):
@@ -80,11 +112,14 @@ class RecordCheckRequest(RequestSchema):
     record = fields.String(
         required=True,
         validate=validate.Length(min=1),
-        metadata={"description": "A match record (.mat, with the nardy extension tags)"},
+        metadata={
+            "description": "A match record (.mat, with the nardy extension tags, or gnubg's SGF)"
+        },
     )
     variant = fields.String(
         load_default=None, metadata={"description": "Overrides the [Variation] tag"}
     )
+    format = record_format_field(in_body=True)
     mode = fields.String(
         load_default="strict",
         validate=validate.OneOf(["strict", "condone"]),
@@ -110,6 +145,7 @@ class MatchSubmitQuery(QuerySchema):
     allow_invalid = fields.Boolean()
     variant = VariantName()
     options = QueryOptions()
+    format = record_format_field()
 
 
 class MatchSubmitRequest(RequestSchema):
@@ -119,6 +155,7 @@ class MatchSubmitRequest(RequestSchema):
     allow_invalid = fields.Boolean(load_default=False)
     variant = fields.String(load_default=None)
     options = fields.Dict(keys=fields.String(), load_default=dict)
+    format = record_format_field(in_body=True)
 
 
 class MatchSubmitResponse(Schema):
@@ -172,7 +209,10 @@ class MatchDetailQuery(QuerySchema):
     class Meta:
         unknown = RAISE
 
-    format = fields.String(validate=validate.OneOf(["canonical", "original", "sgf"]))
+    format = fields.String(
+        validate=validate.OneOf(["canonical", "original", *EXPORT_FORMATS]),
+        metadata={"description": "canonical and mat: the canonical .mat; sgf: gnubg's SGF"},
+    )
 
 
 class BoardQuery(QuerySchema):

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from notation.errors import NotationError
 from notation.records.mat_reader import read_mat
-from notation.records.model import ActionKind, GameText, MatchText
+from notation.records.model import MatchText
 from notation.records.sgf import SgfGame, SgfMatch, write_sgf
 from referee import __version__
 from referee.archive.stored import stored_match
@@ -19,8 +20,8 @@ SGF_MEDIA_TYPE = "application/x-go-sgf"
 
 
 class NotExportableError(RefereeError):
-    """The match cannot be written in gnubg's SGF: not backgammon, or a game that edits
-    the board in play (a Snowie ``Illegal play`` cell)."""
+    """The match cannot be written in gnubg's SGF: not backgammon, or a game whose board
+    edit cannot be read (checking it stopped there)."""
 
     code = "not_exportable"
 
@@ -45,7 +46,6 @@ def sgf_of(record: MatchText, verdict: dict[str, Any]) -> str:
     players = tuple(summary.get("players") or ("", ""))
     games = []
     for game in record.games:
-        _exportable(game)
         result = results.get(game.index, {})
         winner = result.get("winner")
         points = result.get("points")
@@ -70,16 +70,16 @@ def sgf_of(record: MatchText, verdict: dict[str, Any]) -> str:
         jacoby=bool(options.get("jacoby", False)),
         cube=bool(options.get("cube", True)),
     )
-    return write_sgf(match, f"nardy-referee:{__version__}")
+    try:
+        return write_sgf(match, f"nardy-referee:{__version__}")
+    except NotationError as error:
+        raise NotExportableError(
+            f"a board edit cannot be written to SGF: {error.message}"
+        ) from None
 
 
 def game_players(record: MatchText) -> tuple[str, str]:
     return record.games[0].players if record.games else ("", "")
-
-
-def _exportable(game: GameText) -> None:
-    if any(action.kind is ActionKind.EDIT for action in game.actions):
-        raise NotExportableError(f"game {game.index} edits the board: not exported to SGF")
 
 
 def _pair(values: Any) -> tuple[int, int]:

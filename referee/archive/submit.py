@@ -49,9 +49,11 @@ def submit(
     variant: str | None = None,
     limits: WorkLimits | None = None,
     engine: Engine = CHOSEN,
+    record_format: str | None = None,
 ) -> Submission:
-    """Check and store a record; an invalid one only with ``allow_invalid``."""
-    match = checked_match(text, options, allow_invalid, variant, limits, engine)
+    """Check and store a record (in the format named, else detected); an invalid one only
+    with ``allow_invalid``."""
+    match = checked_match(text, options, allow_invalid, variant, limits, engine, record_format)
     stored = storage.matches.store(match)
     verdict_json = match.verdict
     if stored.duplicate:  # the answer is what is stored, whatever options came this time
@@ -66,6 +68,7 @@ def checked_match(
     variant: str | None = None,
     limits: WorkLimits | None = None,
     engine: Engine = CHOSEN,
+    record_format: str | None = None,
 ) -> NewMatch:
     """A record checked as the archive stores it: verdict, canonical text, SHA-256."""
     try:
@@ -74,7 +77,7 @@ def checked_match(
         raise InvalidNotationError(
             f"the record is not valid Unicode text: {error.reason}"
         ) from None
-    written = check_and_write(text, variant, options, limits, engine)
+    written = check_and_write(text, variant, options, limits, engine, record_format)
     verdict = written.verdict
     verdict_json = verdict.to_json()
     if not verdict.valid and not allow_invalid:

@@ -10,15 +10,17 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from notation.records.formats import FORMATS, NAMES
 from referee.adjudication import Verdict, check_record
 from referee.adjudication.budget import OFFLINE
+from referee.adjudication.formats import RecordTexts, record_texts
 from referee.cli.common import EXIT_BAD_INPUT, EXIT_INVALID, EXIT_OK, rules_option
 from referee.cli.progress import Progress, progress
 from referee.errors import RefereeError
 from referee.rules import engine
 from referee.rules.words import result_words
 
-RECORD_SUFFIXES = (".mat", ".txt")
+RECORD_SUFFIXES = tuple(suffix for found in FORMATS for suffix in found.suffixes)
 BAR_FROM = 4
 """Checking this many files or more shows a bar (on a terminal)."""
 
@@ -29,6 +31,11 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     check.add_argument("--variant", help="overrides the records' [Variation] tag")
     check.add_argument("--mode", choices=("strict", "condone"), default="strict")
     check.add_argument("--rules", type=rules_option, default={}, help="options: k=v,k=v")
+    check.add_argument(
+        "--format",
+        choices=NAMES,
+        help="the records' format (default: each file's, detected from its content)",
+    )
     check.add_argument("--json", action="store_true", help="print the endpoint's JSON")
     check.add_argument(
         "--require-complete",
@@ -39,7 +46,8 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def record_files(paths: Sequence[Path]) -> list[Path]:
-    """The files named, and every .mat/.txt file under the directories named, in order."""
+    """The files named, and every record file (.mat, .txt, .sgf) under the directories
+    named, in order."""
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
@@ -54,31 +62,46 @@ def _check(args: argparse.Namespace) -> int:
     status = EXIT_OK
     with progress(len(files), "checking", "file", least=BAR_FROM) as bar:
         for path in files:
-            found = _check_file(path, args, bar)
+            texts = _read_file(path, args, bar)
             bar.advance()
-            if found is None:
+            if texts is None:
                 status = EXIT_BAD_INPUT
                 continue
-            if args.json:
-                bar.echo(json.dumps({"file": str(path), **found.to_json()}))
-            else:
-                bar.echo(describe_verdict(path, found))
-            refused = not found.valid or (args.require_complete and not found.match.complete)
-            if refused and status == EXIT_OK:
-                status = EXIT_INVALID
+            for part, text in enumerate(texts.texts, start=1):
+                label = path if len(texts.texts) == 1 else Path(f"{path}#{part}")
+                status = _checked(args, label, text, texts.format.name, status, bar)
     return status
 
 
-def _check_file(path: Path, args: argparse.Namespace, bar: Progress) -> Verdict | None:
-    """The verdict on one file, or None when it cannot be read or checked (said on stderr)."""
+def _read_file(path: Path, args: argparse.Namespace, bar: Progress) -> RecordTexts | None:
+    """The records of one file, or None when it cannot be read (said on stderr)."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
-        return check_record(text, args.variant, args.mode, args.rules, OFFLINE, engine.CHOSEN)
+        return record_texts(path.read_text(encoding="utf-8-sig"), args.format)
     except (OSError, UnicodeDecodeError) as error:
         bar.echo(f"nardy-referee: {path}: cannot read: {error}", sys.stderr)
     except RefereeError as error:
         bar.echo(f"nardy-referee: {path}: error ({error.code}): {error.message}", sys.stderr)
     return None
+
+
+def _checked(
+    args: argparse.Namespace, path: Path, text: str, found: str, status: int, bar: Progress
+) -> int:
+    """Check one record (a file, or one match of a file of several), print its verdict;
+    the exit status so far, made worse by this record when it is."""
+    try:
+        verdict = check_record(
+            text, args.variant, args.mode, args.rules, OFFLINE, engine.CHOSEN, found
+        )
+    except RefereeError as error:
+        bar.echo(f"nardy-referee: {path}: error ({error.code}): {error.message}", sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        bar.echo(json.dumps({"file": str(path), **verdict.to_json()}))
+    else:
+        bar.echo(describe_verdict(path, verdict))
+    refused = not verdict.valid or (args.require_complete and not verdict.match.complete)
+    return EXIT_INVALID if refused and status == EXIT_OK else status
 
 
 def describe_verdict(path: Path, verdict: Verdict) -> str:

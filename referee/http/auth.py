@@ -32,9 +32,10 @@ def check_scope(scope: str) -> None:
     )
 
 
-def token_holder(*scopes: str) -> Token:
-    """The request's live token, which must carry one of ``scopes`` (401, 403 otherwise)."""
-    secret = bearer_token()
+def token_holder(*scopes: str, secret: str | None = None) -> Token:
+    """The request's live token (its bearer token, or ``secret``, a page's form field),
+    which must carry one of ``scopes`` (401, 403 otherwise)."""
+    secret = secret or bearer_token()
     if secret is None:
         raise UnauthorizedError(f"this needs a bearer token with scope {' or '.join(scopes)}")
     token = storage().tokens.holder(secret)

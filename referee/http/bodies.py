@@ -12,6 +12,7 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMe
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
+from notation.records.formats import format_of_media_type
 from referee.errors import InvalidEncodingError
 from referee.http.loading import loaded, refusal
 
@@ -74,12 +75,17 @@ def record_text(data: bytes) -> str:
 
 
 def record_body(schema: type[Schema]) -> dict[str, Any]:
-    """A record request: JSON, or the record as a text/plain body with the other fields
-    (``variant``, ``mode``, ``allow_invalid``, ``options``) as query parameters, which the
-    body schema's ``text_query`` schema checks first (their lengths, their closed sets)."""
-    if request.mimetype != "text/plain":
+    """A record request: JSON, or the record as a text/plain body (or one sent as its
+    format's media type, application/x-go-sgf, which names the format) with the other
+    fields (``variant``, ``mode``, ``allow_invalid``, ``options``, ``format``) as query
+    parameters, which the body schema's ``text_query`` schema checks first (their lengths,
+    their closed sets)."""
+    named = format_of_media_type(request.mimetype)
+    if request.mimetype != "text/plain" and named is None:
         return json_object(schema)
     body: dict[str, Any] = {"record": record_text(request.get_data(cache=True))}
+    if named is not None and "format" not in request.args:
+        body["format"] = named.name
     args: dict[str, Any] = request.args.to_dict()
     if "record" in args:
         message = "the record is the body, not a query parameter"

@@ -25,6 +25,8 @@ from marshmallow import ValidationError
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
+from notation.records.formats import FORMATS
+from notation.records.formats import NAMES as FORMAT_NAMES
 from referee.adjudication import adjudicate
 from referee.archive.derived import replay, replay_actions
 from referee.archive.stored import MAX_ID, stored_match
@@ -39,6 +41,7 @@ from referee.live import service as live
 from referee.rules.variants import VARIANTS
 from referee.rules.words import NO_MOVE, result_words
 from referee.scopes import Scope
+from referee.web.storing import store_checked
 from referee.web.viewer import (
     GameReplay,
     Step,
@@ -95,7 +98,7 @@ def favicon() -> Response:
 
 @blueprint.get("/")
 def index() -> str:
-    return render_template("index.html", variants=VARIANTS, form={})
+    return render_template("index.html", variants=VARIANTS, formats=FORMATS, form={})
 
 
 def _submitted_record() -> str:
@@ -114,8 +117,11 @@ def _submitted_record() -> str:
 @rate_limited("check")
 @check_slot
 def check() -> tuple[str, int]:
-    """The verdict page of a pasted or uploaded record, with its replay."""
-    form = {name: request.form.get(name, "") for name in ("record", "variant", "mode", "options")}
+    """The verdict page of a pasted or uploaded record (in any format read here), with
+    its replay; stored in the archive too when the form asks, with its token."""
+    fields = ("record", "variant", "mode", "options", "format", "store", "allow_invalid")
+    form = {name: request.form.get(name, "") for name in fields}
+    stored = None
     try:
         text = _submitted_record()
         if not text.strip():
@@ -123,12 +129,15 @@ def check() -> tuple[str, int]:
         options = parse_rules_text(form["options"]) if form["options"].strip() else {}
         mode = form["mode"] if form["mode"] in ("strict", "condone") else "strict"
         variant = form["variant"] or None
+        found = form["format"] if form["format"] in FORMAT_NAMES else None
         limits = work_limits()
-        adjudication = adjudicate(text, variant, mode, options, True, limits, engine())
+        adjudication = adjudicate(text, variant, mode, options, True, limits, engine(), found)
+        if form["store"]:
+            stored = store_checked(text, request.form, options, variant, found)
     except NotationError as error:
         return _form_error(form, f"options: {error.message}")
     except RefereeError as error:
-        return _form_error(form, error.message)
+        return _form_error(form, error.message, error.status)
     verdict = adjudication.verdict.to_json()
     players = verdict["match"]["players"]
     scored = {game["index"]: game for game in verdict["games"]}
@@ -138,12 +147,15 @@ def check() -> tuple[str, int]:
     ]
     page = _viewer_page(games, players, _svg_href, lambda game: None, verdict["options"])
     return render_template(
-        "verdict.html", verdict=verdict, picker="_pick_anchors.html", **page
+        "verdict.html", verdict=verdict, picker="_pick_anchors.html", stored=stored, **page
     ), 200
 
 
-def _form_error(form: dict[str, str], message: str) -> tuple[str, int]:
-    return render_template("index.html", variants=VARIANTS, form=form, error=message), 422
+def _form_error(form: dict[str, str], message: str, status: int = 422) -> tuple[str, int]:
+    page = render_template(
+        "index.html", variants=VARIANTS, formats=FORMATS, form=form, error=message
+    )
+    return page, status
 
 
 def _svg_href(step: Step, orientation: Side, players: Sequence[str]) -> str:

@@ -156,7 +156,7 @@ def test_a_record_past_a_reading_limit_is_refused_as_the_python_reader_refuses_i
     assert reference[1] in {"too_many_games", "work_limit"}
     # The native reader's refusal stands: the record is not read again in Python.
     read_again: list[str] = []
-    monkeypatch.setattr(match_module, "read_mat", lambda *args: read_again.append("read"))
+    monkeypatch.setattr(match_module, "read_as", lambda *args: read_again.append("read"))
     assert refusal(native_engine()) == reference
     assert read_again == []
 

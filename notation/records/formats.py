@@ -1,0 +1,158 @@
+"""The record formats this project reads, found by name, media type, file suffix or their
+content, each reader turning its text into the one record model (``MatchText``).
+
+A format is a value: its name (``?format=``, ``--format``), the media types and suffixes
+that name it, a test of the content (``sniff``, on the first bytes), and its reader.
+**Decision (binary formats):** detection looks at bytes, and a format says whether it reads
+bytes (``binary``, as XG's ``.xg`` will) or UTF-8 text; today's two read text. A reader
+returns a tuple of records: a ``.mat`` file may hold several matches (BBGT writes them so).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from notation.errors import NotationError, echoed
+from notation.records.mat_reader import ReadLimits, read_mat
+from notation.records.model import MatchText
+from notation.records.sgf_reader import read_sgf
+
+SNIFF_BYTES: Final = 65536
+"""How much of the content detection looks at."""
+
+_MAT_HINT = re.compile(
+    rb"^[ \t]*(?:\d{1,5}[ \t]+point[ \t]+match\b|Game[ \t]+\d{1,6}\s*$)", re.I | re.M
+)
+_SGF_HINT = re.compile(rb"^(?:\xef\xbb\xbf)?\s*\(\s*;")
+_MATCH_LINE = re.compile(r"^[ \t]*\d{1,5}[ \t]+point[ \t]+match\b", re.IGNORECASE | re.MULTILINE)
+_GAME_LINE = re.compile(r"^[ \t]*Game[ \t]+\d{1,6}[ \t]*\r?$", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFormat:
+    """One format: how it is named and recognised, and its reader."""
+
+    name: str
+    title: str
+    media_types: tuple[str, ...]
+    suffixes: tuple[str, ...]
+    sniff: Callable[[bytes], bool]
+    """Whether content starting with these bytes is in this format (a cheap look)."""
+    read: Callable[[str, ReadLimits | None], tuple[MatchText, ...]]
+    hint: str
+    """What ``sniff`` looks for, as the ``unknown_format`` error names it."""
+    binary: bool = False
+
+
+def split_matches(text: str) -> list[str]:
+    """The matches of a ``.mat`` text, each keeping its lines' numbers (the lines before it
+    blanked): a new match starts at an ``N point match`` line after a ``Game`` line, with
+    the comment lines just above it (its tags)."""
+    starts = [0]
+    for found in _MATCH_LINE.finditer(text):
+        if _GAME_LINE.search(text, starts[-1], found.start()):
+            starts.append(_header_start(text, found.start()))
+    if len(starts) == 1:
+        return [text]
+    ends = [*starts[1:], len(text)]
+    return [
+        "\n" * text.count("\n", 0, start) + text[start:end]
+        for start, end in zip(starts, ends, strict=True)
+    ]
+
+
+def _header_start(text: str, start: int) -> int:
+    """Where the comment and blank lines right above offset ``start`` begin."""
+    while start > 0:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        line = text[previous : start - 1].strip()
+        if line and line[0] not in ";#":
+            break
+        start = previous
+    return start
+
+
+def _read_mats(text: str, limits: ReadLimits | None) -> tuple[MatchText, ...]:
+    return tuple(read_mat(part, limits) for part in split_matches(text))
+
+
+def _read_sgf(text: str, limits: ReadLimits | None) -> tuple[MatchText, ...]:
+    return (read_sgf(text, limits),)
+
+
+MAT: Final = RecordFormat(
+    name="mat",
+    title="JellyFish .mat (and gnubg's, XG's, Galaxy's, Studio's .mat/.txt)",
+    media_types=("text/plain",),
+    suffixes=(".mat", ".txt"),
+    sniff=lambda head: bool(_MAT_HINT.search(head)),
+    read=_read_mats,
+    hint="an 'N point match' or 'Game N' line",
+)
+SGF: Final = RecordFormat(
+    name="sgf",
+    title="SGF for backgammon (GM[6]) as GNU Backgammon writes it",
+    media_types=("application/x-go-sgf", "application/x-sgf", "text/x-sgf"),
+    suffixes=(".sgf",),
+    sniff=lambda head: bool(_SGF_HINT.match(head)),
+    read=_read_sgf,
+    hint="a game tree starting '(;'",
+)
+FORMATS: Final = (SGF, MAT)
+"""Every format, in the order detection tries them."""
+NAMES: Final = tuple(format_.name for format_ in FORMATS)
+
+
+def find_format(name: str) -> RecordFormat:
+    """The format called ``name`` (any case), or NotationError ``unknown_format``."""
+    for format_ in FORMATS:
+        if format_.name == name.strip().lower():
+            return format_
+    raise NotationError(
+        "unknown_format",
+        f"no record format {echoed(name, 20)}: this referee reads {', '.join(NAMES)}",
+    )
+
+
+def format_of_media_type(media_type: str) -> RecordFormat | None:
+    """The format a Content-Type names; text/plain names none (any text format is sent
+    so), and neither does a type no format has."""
+    wanted = media_type.lower()
+    if wanted == "text/plain":
+        return None
+    return next((format_ for format_ in FORMATS if wanted in format_.media_types), None)
+
+
+def format_of_suffix(name: str) -> RecordFormat | None:
+    """The format a file name's suffix names, if any."""
+    for format_ in FORMATS:
+        if name.lower().endswith(format_.suffixes):
+            return format_
+    return None
+
+
+def detect(head: bytes) -> RecordFormat:
+    """The first format whose ``sniff`` takes these first bytes, or NotationError
+    ``unknown_format`` naming every format tried and what it looked for."""
+    for format_ in FORMATS:
+        if format_.sniff(head[:SNIFF_BYTES]):
+            return format_
+    tried = "; ".join(f"{format_.name} ({format_.hint})" for format_ in FORMATS)
+    raise NotationError("unknown_format", f"the record is in no format read here; tried: {tried}")
+
+
+def text_format(text: str, name: str | None = None) -> RecordFormat:
+    """The format of a record text: the one named, else the one its content shows."""
+    if name:
+        return find_format(name)
+    return detect(text[:SNIFF_BYTES].encode("utf-8", "replace"))
+
+
+def read_records(
+    text: str, name: str | None = None, limits: ReadLimits | None = None
+) -> tuple[MatchText, ...]:
+    """Every record of ``text`` in the format named (else detected)."""
+    return text_format(text, name).read(text, limits)

@@ -1,0 +1,63 @@
+"""Which reader a record text goes to: the format named or detected, the matches a text
+holds, and their reading as the referee's errors (``unknown_format``, ``invalid_notation``
+with the place reading stopped, 413 past a reading limit)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from notation.errors import NotationError
+from notation.records.formats import MAT, RecordFormat, split_matches, text_format
+from notation.records.model import MatchText
+from referee.adjudication.budget import WorkLimits, reading_refusal
+from referee.adjudication.verdict import Issue, Verdict
+from referee.errors import UnknownFormatError
+from referee.notation_errors import notation_errors
+from vocabulary import IssueCode
+
+
+@dataclass(frozen=True, slots=True)
+class RecordTexts:
+    """A text's format and the text of each match in it (several only in a ``.mat``)."""
+
+    format: RecordFormat
+    texts: tuple[str, ...]
+
+
+def record_format(text: str, name: str | None = None) -> RecordFormat:
+    """The format ``name`` names, else the one ``text`` shows; UnknownFormatError."""
+    try:
+        return text_format(text, name)
+    except NotationError as error:
+        raise UnknownFormatError(error.message) from None
+
+
+def record_texts(text: str, name: str | None = None) -> RecordTexts:
+    """The format of ``text`` and its matches' texts, each to be checked on its own."""
+    found = record_format(text, name)
+    texts = tuple(split_matches(text)) if found is MAT else (text,)
+    return RecordTexts(found, texts)
+
+
+def read_as(found: RecordFormat, text: str, limits: WorkLimits) -> MatchText:
+    """The first record of ``text`` read as ``found``: InvalidNotationError when it cannot
+    be read, TooManyGamesError or WorkLimitError past a limit."""
+    try:
+        return found.read(text, limits.reading)[0]
+    except NotationError as error:
+        if error.code.startswith("too_many_"):
+            raise reading_refusal(error, limits) from None
+        with notation_errors():
+            raise
+
+
+def with_more_matches(verdict: Verdict, count: int) -> Verdict:
+    """The first match's verdict, warning that the text holds ``count`` matches."""
+    if count <= 1:
+        return verdict
+    message = (
+        f"the text holds {count} matches; this verdict is the first's (the command line"
+        " checks each, POST /v1/matches/import stores each)"
+    )
+    warning = Issue(IssueCode.SEVERAL_MATCHES, message)
+    return replace(verdict, warnings=(*verdict.warnings, warning))
