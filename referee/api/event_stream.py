@@ -26,7 +26,7 @@ def stream_event(event_id: int) -> Response:
     get:
       summary: Follow an event
       description: >
-        One event per line (EVENTS.md §4): now, then again after every change (a pairing
+        One event per line (docs/events.md#10): now, then again after every change (a pairing
         made or decided, a round paired, a correction, the end); a blank line every 10 s
         while nothing happens; the stream ends after the finished event. Admitted and
         limited as the live streams are (503 streams_full, 429 too_many_streams); each

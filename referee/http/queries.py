@@ -49,7 +49,7 @@ class MatchListQuery(QuerySchema):
     event = fields.String(validate=validate.Length(max=100))
     event_id = fields.Integer(
         validate=validate.Range(min=1, max=2**63 - 1),
-        metadata={"description": "the matches an event made or took (EVENTS.md §10)"},
+        metadata={"description": "the matches an event made or took (docs/events.md#11)"},
     )
     variant = VariantName()
     valid = fields.Boolean()
