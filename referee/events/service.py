@@ -25,7 +25,7 @@ from referee.errors import ForbiddenError, NotFoundError
 from referee.events import errors
 from referee.events.live_matches import abort_matches, host_of, open_matches, outcome
 from referee.events.pairing import knockout_rounds, round_robin_rounds
-from referee.events.rated import rating_of
+from referee.events.rated import rating_of, within_limit
 from referee.events.results import awarded, decide, name_key, played, problem, rated_matches
 from referee.events.rounds import advance
 from referee.events.state import (
@@ -287,7 +287,8 @@ def _take_outcome(
         working.put(disputed(pairing, found.dispute, found.verdict_id))
         return
     working.put(decide(pairing, found.matches))
-    working.rated.extend(rated_matches(working.id, working.setup, pairing, found.matches))
+    rated = rated_matches(working.id, working.setup, pairing, found.matches)
+    working.rated.extend(within_limit(storage, working.rated, rated))
 
 
 def create_live_matches(storage: Storage, event_id: int, held: bool = False) -> None:
@@ -397,7 +398,8 @@ def submit_record(
             working.put(disputed(pairing, why[1], stored.id))
         else:
             working.put(decide(pairing, [found]))
-            working.rated.extend(rated_matches(working.id, setup, pairing, [found]))
+            rated = rated_matches(working.id, setup, pairing, [found])
+            working.rated.extend(within_limit(storage, working.rated, rated))
         advance(working)
 
     saved = _changed(storage, event_id, recorded)

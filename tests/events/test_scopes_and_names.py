@@ -100,3 +100,25 @@ def test_in_private_mode_the_records_zip_needs_what_a_match_needs(site: Site) ->
         assert (match.status_code, records.status_code) == (403, 403)
     answer = client.get(f"/v1/events/{event['id']}/records.zip", headers=site.auth(reader))
     assert answer.status_code == 200 and answer.mimetype == "application/zip"
+
+
+def test_at_most_six_rated_matches_a_day_between_the_same_two_names(site: Site) -> None:
+    """Eight rated events of one match between Ann and Bob within a minute: the first six
+    move their ratings, the last two count for their events only; a re-rating agrees."""
+    from referee.events import rated
+
+    for seed in range(8):
+        made = create(site, entrants=["Ann", "Bob"] if seed % 2 else ["bob", "Ann"]).get_json()
+        event = site.start(made["id"])
+        path = f"/v1/events/{event['id']}/rounds/1/pairings/1/record"
+        pairing = event["rounds_played"][0]["pairings"][0]
+        record = played_record(pairing["w"], pairing["b"], 1, seed=seed)
+        answer = site.client.post(path, json={"record": record}, headers=site.auth())
+        assert answer.get_json()["pairing"]["status"] == "finished", answer.get_json()
+        assert site.event(event["id"])["status"] == "finished"
+    history = site.client.get("/v1/ratings/Ann?variant=backgammon").get_json()["history"]
+    assert len(history) == rated.DAILY_PAIR_LIMIT == 6
+    before = {p.name: p.rating for p in rated.current(site.storage, "backgammon").players}
+    again = rated.rerate(site.storage)["backgammon"]
+    assert {p.name: p.rating for p in again.players} == pytest.approx(before)
+    assert len(site.storage.ratings.ledger("backgammon")) == 6
