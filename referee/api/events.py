@@ -80,7 +80,13 @@ class EventCreateRequest(RequestSchema):
         load_default=60, strict=True, validate=validate.Range(min=1, max=3600)
     )
     mirrored = fields.Boolean(load_default=False)
-    rated = fields.Boolean(load_default=True)
+    rated = fields.Boolean(
+        load_default=True,
+        metadata={
+            "description": "its matches count for ratings; at most 6 a day between the"
+            " same two names in one variant do (later ones count for standings only)"
+        },
+    )
 
 
 class EventListQuery(QuerySchema):
