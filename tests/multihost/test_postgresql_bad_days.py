@@ -165,6 +165,7 @@ def under_load(site: Site, name: str, outage: Callable[[], Callable[[], None]]) 
         mend()
         mended = time.monotonic()
         ready_again = until(lambda: readyz(site.server)[0] == 200, RECOVERY_SECONDS)
+        ready_seconds = time.monotonic() - mended
         time.sleep(RECOVERY_SECONDS)
         stopping.set()
         for writer in writers:
@@ -181,8 +182,11 @@ def under_load(site: Site, name: str, outage: Callable[[], Callable[[], None]]) 
     refused += [
         (status, {"Retry-After": "1"}, body) for bot in bots for status, body in bot.refused
     ]
-    print(f"{name}: {len(answers)} writes, {len(refused)} refused; /readyz {status} {problem};"
-          f" ready again {ready_again}")  # fmt: skip
+    actions = sum(len(bot.acknowledged) for bot in bots)
+    ends = [(final["status"], final["ply"]) for final in finals.values()]
+    print(f"{name}: {len(answers)} writes, {len(refused)} writes and actions refused, {actions}"
+          f" actions acknowledged; /readyz {status} {problem['detail']!r}; ready again after"
+          f" {ready_seconds:.1f} s; matches (status, ply) {ends}")  # fmt: skip
     assert noticed and status == 503 and problem["code"] == "storage_unavailable", problem
     assert refused, "the outage went unnoticed"
     for status, headers, body in refused:
