@@ -16,7 +16,7 @@ PORT ?= 8000
 WORKERS ?= 2
 
 .PHONY: install dev native native-check fuzz test lint serve bench openapi browser gnubg postgresql \
-	haproxy screenshots clean
+	haproxy nginx screenshots clean
 
 # What serving needs: the package and its runtime dependencies (pyproject.toml's dependencies).
 $(STAMP): pyproject.toml
@@ -114,10 +114,15 @@ gnubg:
 postgresql:
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || (apt-get update && apt-get install -y postgresql)
 
-# Debian's HAProxy for benchmarks/topology.py (the balancer in front of several instances;
-# deploy/haproxy.cfg is the setup it measures).
+# Debian's HAProxy for benchmarks/topology.py and tests/multihost (the balancer in front of
+# several instances; deploy/haproxy.cfg is the setup they measure).
 haproxy:
 	command -v haproxy >/dev/null || test -x /usr/sbin/haproxy || (apt-get update && apt-get install -y haproxy)
+
+# Debian's nginx for the front-proxy test (tests/reliability/test_protocol.py runs nginx with
+# docs/operations.md's configuration in front of gunicorn).
+nginx:
+	command -v nginx >/dev/null || test -x /usr/sbin/nginx || (apt-get update && apt-get install -y nginx-light)
 
 screenshots: $(DEV_STAMP) browser
 	$(BIN)/python scripts/board_screenshots.py

@@ -27,7 +27,6 @@ import json
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,49 +37,18 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.corpus import MAT
+from tests.multihost.balancer import balancer
 from tests.multihost.cluster import Postgres, Tokens, instance, new_match
 from tests.reliability.gunicorns import choose, stop
 from tests.reliability.test_concurrency import small_record
-from tests.server import Server, free_port, start, write_token
+from tests.server import Server, start, write_token
 
 CLIENTS = 6
 MATCHES = 12
 SECONDS = 10.0
 INSTANCES = (1, 2, 3)
-CONFIG = Path(__file__).resolve().parents[1] / "deploy" / "haproxy.cfg"
 UNLIMITED = {"NARDY_REFEREE_RATE_LIMITS": "off", "NARDY_REFEREE_PROXIES": "1"}
 """A benchmark's clients are few and fast: the per-client rate limits are off."""
-
-
-def balancer(ports: list[int], folder: Path) -> tuple[subprocess.Popen[bytes], int]:
-    """HAProxy on a free port in front of ``ports`` (deploy/haproxy.cfg's other lines)."""
-    port = free_port()
-    lines = []
-    for line in CONFIG.read_text().splitlines():
-        if line.rstrip().endswith("# BIND"):
-            lines.append(f"    bind 127.0.0.1:{port}")
-        elif line.rstrip().endswith("# SERVER"):
-            if not any(line_.startswith("    server i") for line_ in lines):
-                lines += [f"    server i{n} 127.0.0.1:{p}" for n, p in enumerate(ports)]
-        else:
-            lines.append(line)
-    config = folder / f"haproxy-{len(ports)}.cfg"
-    config.write_text("\n".join(lines) + "\n")
-    binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
-    log = (folder / "haproxy.log").open("ab")
-    process = subprocess.Popen([binary, "-db", "-f", str(config)], stdout=log, stderr=log)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:  # up once every instance passes its check
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            connection.request("GET", "/healthz")
-            if connection.getresponse().status == 200:
-                time.sleep(2.5)  # rise 2 at inter 1s: every server in
-                return process, port
-        except OSError:
-            time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("haproxy did not start")
 
 
 def _post_loop(job: tuple[int, str, str | None, int, float]) -> tuple[int, int]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from flask import Blueprint, Flask, Response, current_app, stream_with_context
+from flask import Blueprint, Flask, Response, current_app
 from marshmallow import Schema, fields, validate
 
 from referee.events.stream import POLL_SECONDS, AnnouncementBoard, matches_for
 from referee.http.auth import token_holder
-from referee.http.streams import NDJSON
+from referee.http.streams import StreamGuard, admit_stream
 from referee.scopes import Scope
 from referee.storage import open_storage
 
@@ -38,7 +38,10 @@ def bot_stream() -> Response:
         "event_id", "round", "side", "table", "opponent"} for every live match of an
         event this bot is to play and that has not ended, the ones already waiting first,
         then each as soon as it exists; a blank line every 10 s otherwise. The stream
-        does not end; each open stream holds one server thread.
+        ends only when the token is revoked (within seconds) or the reader stops reading.
+        Each open stream holds one server thread, so bot streams count with the live
+        streams: at most 16 per token and per bot at once (429 too_many_streams), 503
+        streams_full when the worker holds as many as it may, both with Retry-After.
       security: [{bearer: []}]
       responses:
         200:
@@ -46,21 +49,24 @@ def bot_stream() -> Response:
           content: {application/x-ndjson: {schema: BotMatch}}
         401: Problem
         403: Problem
+        429: Problem
+        503: Problem
     """
     bot = token_holder(Scope.PLAY)
+    guard = admit_stream(f"bot/{bot.id}", bot)  # 429 / 503 as every stream (http/streams)
     current_app.extensions["event_keeper"].ensure_started()  # their results come this way
     name = bot.name or ""
     location, board = current_app.config["DATABASE"], current_app.extensions["bot_board"]
 
-    def lines() -> Iterator[str]:
+    def lines(check: StreamGuard) -> Iterator[str]:
         watching = open_storage(location)  # its own: the stream outlives the request
         try:
-            for found in matches_for(watching, name, board):
+            for found in matches_for(watching, name, board, check):
                 yield "\n" if found is None else json.dumps(found) + "\n"
         finally:
             watching.close()
 
-    return Response(stream_with_context(lines()), mimetype=NDJSON)
+    return guard.response(lines)
 
 
 def init_bot(app: Flask) -> None:

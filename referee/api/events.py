@@ -18,11 +18,12 @@ from referee.api.schemas import RequestSchema
 from referee.errors import NotFoundError
 from referee.events import exports, rated, service, views
 from referee.events.keeper import POLL_SECONDS, Keeper
-from referee.http.auth import token_holder
+from referee.http.auth import requires, token_holder
 from referee.http.bodies import json_object, record_body
 from referee.http.engine import engine
 from referee.http.limits import check_slot, work_limits
 from referee.http.loading import QuerySchema, loaded
+from referee.http.names import PersonName, normal_name
 from referee.http.problems import problem_body
 from referee.http.queries import VariantName
 from referee.http.storage import storage
@@ -67,15 +68,25 @@ class EventCreateRequest(RequestSchema):
     )
     kind = fields.String(required=True, validate=validate.OneOf(["bots", "records"]))
     entrants = fields.List(
-        fields.String(validate=[validate.Length(min=1, max=100), validate.Regexp(ENTRANT_NAME)]),
+        PersonName(validate=[validate.Length(min=1, max=100), validate.Regexp(ENTRANT_NAME)]),
         required=True,
-        metadata={"description": "2 to 256 names; in a bots event, play tokens' names"},
+        metadata={
+            "description": "2 to 256 names (stored in Unicode NFC; control characters and"
+            " lone surrogates refused); in a bots event, play tokens' names, in a records"
+            " event people's (no play token's name)"
+        },
     )
     move_seconds = fields.Integer(
         load_default=60, strict=True, validate=validate.Range(min=1, max=3600)
     )
     mirrored = fields.Boolean(load_default=False)
-    rated = fields.Boolean(load_default=True)
+    rated = fields.Boolean(
+        load_default=True,
+        metadata={
+            "description": "its matches count for ratings; at most 6 a day between the"
+            " same two names in one variant do (later ones count for standings only)"
+        },
+    )
 
 
 class EventListQuery(QuerySchema):
@@ -405,8 +416,8 @@ def submit_record(event_id: int, number: int, table: int) -> dict[str, Any]:
         adjudicated and stored as by POST /v1/matches (invalid ones too). A valid record
         of the match between the pairing's two entrants, at the event's length, gives the
         result; an invalid or incomplete one leaves the pairing disputed with the
-        verdict's id (200). A record of other players or of another length leaves it
-        disputed too, and is a 422 record_players or record_length (with match_id).
+        verdict's id (200). A record of other players or of another length is a 422
+        record_players or record_length: nothing is stored, the pairing is unchanged.
         422 pairing_decided for a pairing that has its result, unknown_pairing for a
         round or table the event does not have, wrong_kind in a bots event; 409
         event_state when the event is not running.
@@ -535,6 +546,7 @@ def standings_csv(event_id: int) -> Response:
 
 
 @blueprint.get("/v1/events/<int:event_id>/records.zip")
+@requires(Scope.ARCHIVE_READ)
 def records_zip(event_id: int) -> Response:
     """Every record of an event, as one zip.
     ---
@@ -542,7 +554,8 @@ def records_zip(event_id: int) -> Response:
       summary: An event's records as a zip of .mat files
       description: >
         The stored record of every finished pairing (a mirrored pair's two), named by
-        round, table and players.
+        round, table and players. Records, so in private mode it needs what
+        GET /v1/matches/{match_id} needs: a token with scope archive:read.
       parameters: [{in: path, name: event_id, required: true, schema: {type: integer}}]
       responses:
         200:
@@ -552,7 +565,6 @@ def records_zip(event_id: int) -> Response:
         403: Problem
         404: Problem
     """
-    _readable()
     _event(event_id)
     data = exports.records_zip(storage(), service.load(storage(), event_id))
     disposition = f'attachment; filename="event-{event_id}-records.zip"'
@@ -610,7 +622,7 @@ def get_rating(name: str) -> dict[str, Any]:
     """
     _readable()
     args = loaded(RatingQuery, request.args.to_dict())
-    variant, opened = args["variant"], storage()
+    variant, opened, name = args["variant"], storage(), normal_name(name)
     found = next((p for p in rated.current(opened, variant).players if p.name == name), None)
     if found is None:
         raise NotFoundError(f"{echoed(name, 100)} has no {variant} rating")

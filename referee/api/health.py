@@ -38,7 +38,10 @@ def readyz() -> dict[str, str]:
     ---
     get:
       summary: Readiness
-      description: 503 archive_busy with Retry-After when the archive cannot be read.
+      description: >
+        503 with Retry-After when the archive cannot serve: archive_busy or not_ready when
+        it cannot be read, storage_unavailable (saying why) when it is read but cannot take
+        writes (a full disk, a read-only database or a standby, a failover).
       responses:
         200:
           description: Ready to serve

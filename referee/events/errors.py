@@ -20,6 +20,13 @@ class UnknownBotError(EventError):
     title = "Unknown bot"
 
 
+class BotEntrantError(EventError):
+    """A ``records`` event's entrant that is a bot's name (a play token's)."""
+
+    code = "bot_entrant"
+    title = "Bot entered as a person"
+
+
 class DuplicateEntrantError(EventError):
     """A name entered twice."""
 

@@ -2,14 +2,21 @@
 matches (``RatingStore``), kept per variant, brought up to date when read. A ledger that
 grew in archive order is applied from the kept ratings; one that gained an older match
 (two events' results saved out of order) is computed again from its start.
-``rerate`` makes the ledger anew from the events and the archive."""
+``rerate`` makes the ledger anew from the events and the archive.
+
+Decision (issue 33): at most ``DAILY_PAIR_LIMIT`` rated matches between the same two names
+(as a director reads them) in one variant count within any 24 hours, by the archive's
+times of their records; later ones count for their event's standings, not for ratings
+(lichess and FIBS rate every game; a host could otherwise move a rating at will with made-up
+records between two names)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import UTC, datetime, timedelta
 
 from referee.events.ratings import Rating, ratings
-from referee.events.results import played, rated_matches
+from referee.events.results import name_key, played, rated_matches
 from referee.events.state import PairingStatus
 from referee.storage.model import (
     EventQuery,
@@ -25,6 +32,56 @@ from referee.storage.stores import Storage
 
 ATTEMPTS = 5
 """Tries to keep fresh ratings while other workers keep theirs."""
+DAILY_PAIR_LIMIT = 6
+"""Rated matches between the same two names in one variant that count within 24 hours."""
+DAY = timedelta(days=1)
+Pair = tuple[str, frozenset[str]]
+
+
+def pair_of(match: RatedMatch) -> Pair:
+    """A rated match's variant and its two names, in either order, as a director reads them."""
+    return match.variant, frozenset((name_key(match.white), name_key(match.black)))
+
+
+def counted(matches: Iterable[tuple[RatedMatch, datetime]]) -> list[RatedMatch]:
+    """Of rated matches and their records' times, those that count for ratings, in archive
+    order: at most ``DAILY_PAIR_LIMIT`` of one pair within any 24 hours."""
+    kept: dict[Pair, list[datetime]] = {}
+    found = []
+    for match, at in sorted(matches, key=lambda item: item[0].match_id):
+        times = kept.setdefault(pair_of(match), [])
+        if sum(1 for earlier in times if at - earlier < DAY) < DAILY_PAIR_LIMIT:
+            times.append(at)
+            found.append(match)
+    return found
+
+
+def stored_at(storage: Storage, match_id: int) -> datetime:
+    """When a match's record was stored (now, for one no longer there)."""
+    stored = storage.matches.get(match_id)
+    return datetime.now(UTC) if stored is None else datetime.fromisoformat(stored.created_at)
+
+
+def within_limit(
+    storage: Storage, pending: Sequence[RatedMatch], new: Sequence[RatedMatch]
+) -> list[RatedMatch]:
+    """Of a pairing's ``new`` rated matches, those that count (``counted``), after the
+    ledger's and the ``pending`` ones of the same pairs."""
+    pairs = {pair_of(match) for match in new}
+    earlier = [
+        entry.match
+        for variant in {match.variant for match in new}
+        for entry in storage.ratings.ledger(variant)
+        if pair_of(entry.match) in pairs
+    ]
+    earlier += [match for match in pending if pair_of(match) in pairs]
+    allowed = {
+        match.match_id
+        for match in counted(
+            (match, stored_at(storage, match.match_id)) for match in [*earlier, *new]
+        )
+    }
+    return [match for match in new if match.match_id in allowed]
 
 
 def current(storage: Storage, variant: str) -> KeptRatings:
@@ -90,19 +147,22 @@ def ledger_from_archive(
     storage: Storage, events: Iterable[StoredEvent] | None = None
 ) -> list[RatedMatch]:
     """Every rated match the events name (``events``, default ``every_event``), read again
-    from the stored records: the finished, not awarded pairings of rated events."""
-    found = []
+    from the stored records: the finished, not awarded pairings of rated events, within the
+    daily limit of a pair."""
+    found: list[tuple[RatedMatch, datetime]] = []
     for event in every_event(storage) if events is None else events:
         for pairing in event.pairings:
             if pairing.status != PairingStatus.FINISHED or pairing.award is not None:
                 continue
-            matches = []
+            matches, times = [], {}
             for match_id in pairing.match_ids:
                 stored = storage.matches.get(match_id)
                 if stored is not None:
                     matches.append(played(match_id, stored.verdict))
-            found.extend(rated_matches(event.id, event.setup, pairing, matches))
-    return found
+                    times[match_id] = datetime.fromisoformat(stored.created_at)
+            rated = rated_matches(event.id, event.setup, pairing, matches)
+            found.extend((match, times[match.match_id]) for match in rated)
+    return counted(found)
 
 
 def rerate(storage: Storage, events: Iterable[StoredEvent] | None = None) -> dict[str, KeptRatings]:

@@ -4,6 +4,7 @@ checks a submitted record must pass to be a pairing's result."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -50,9 +51,15 @@ def played(match_id: int, verdict: dict[str, Any]) -> Played:
     )
 
 
+def name_key(name: str) -> str:
+    """A name as a director reads it: its Unicode composed form (NFC), case and runs of
+    blanks aside."""
+    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
+
+
 def same_name(one: str, other: str) -> bool:
-    """Names compared as a director reads them: case and runs of blanks aside."""
-    return " ".join(one.split()).casefold() == " ".join(other.split()).casefold()
+    """Names compared as a director reads them (``name_key``)."""
+    return name_key(one) == name_key(other)
 
 
 def entrant_of(name: str, pairing: StoredPairing) -> str | None:

@@ -25,8 +25,8 @@ from referee.errors import ForbiddenError, NotFoundError
 from referee.events import errors
 from referee.events.live_matches import abort_matches, host_of, open_matches, outcome
 from referee.events.pairing import knockout_rounds, round_robin_rounds
-from referee.events.rated import rating_of
-from referee.events.results import awarded, decide, played, problem, rated_matches
+from referee.events.rated import rating_of, within_limit
+from referee.events.results import awarded, decide, name_key, played, problem, rated_matches
 from referee.events.rounds import advance
 from referee.events.state import (
     EventStatus,
@@ -120,7 +120,7 @@ def create(storage: Storage, host: Token, request: EventRequest) -> int:
         raise errors.EntrantCountError(
             f"an event has {MIN_ENTRANTS} to {MAX_ENTRANTS} entrants, not {len(entrants)}"
         )
-    seen = [" ".join(name.split()).casefold() for name in entrants]
+    seen = [name_key(name) for name in entrants]
     twice = sorted({name for name, key in zip(entrants, seen, strict=True) if seen.count(key) > 1})
     if twice:
         raise errors.DuplicateEntrantError(f"entered twice: {', '.join(twice)}", names=twice)
@@ -130,6 +130,8 @@ def create(storage: Storage, host: Token, request: EventRequest) -> int:
         raise errors.MirroredFormatError("only a bots event is mirrored (the server's dice)")
     if request.kind == Kind.BOTS:
         _check_bots(storage, entrants)
+    else:
+        _check_people(storage, entrants)
     variant = find_variant(request.variant)
     options = variant.options_json(variant.options_with(request.options))
     setup = EventSetup(
@@ -160,6 +162,19 @@ def _check_bots(storage: Storage, entrants: tuple[str, ...]) -> None:
     if unknown:
         raise errors.UnknownBotError(
             f"no bot token (scope play) is named {', '.join(unknown)}", names=unknown
+        )
+
+
+def _check_people(storage: Storage, entrants: tuple[str, ...]) -> None:
+    """A records event's entrants are people: none may be a bot's name (a play token's,
+    revoked or not, as a director reads names), so no made-up record moves a bot's
+    rating (docs/events.md)."""
+    bots = {name_key(t.name or "") for t in storage.tokens.all() if Scope.PLAY in t.scopes}
+    named = [name for name in entrants if name_key(name) in bots]
+    if named:
+        raise errors.BotEntrantError(
+            f"a records event's entrants are people; {', '.join(named)} is a bot's name",
+            names=named,
         )
 
 
@@ -280,7 +295,8 @@ def _take_outcome(
         working.put(disputed(pairing, found.dispute, found.verdict_id))
         return
     working.put(decide(pairing, found.matches))
-    working.rated.extend(rated_matches(working.id, working.setup, pairing, found.matches))
+    rated = rated_matches(working.id, working.setup, pairing, found.matches)
+    working.rated.extend(within_limit(storage, working.rated, rated))
 
 
 def create_live_matches(storage: Storage, event_id: int, held: bool = False) -> None:
@@ -365,21 +381,21 @@ def submit_record(
     engine: Engine = CHOSEN,
 ) -> Submitted:
     """A records event's pairing gets its record, adjudicated as ``POST /v1/matches``
-    does (stored even when invalid): a valid record of the match gives the result; any
-    other leaves the pairing disputed with the verdict's id (and a record of other
-    players or of another length is then also a 422)."""
+    does (stored even when invalid): a valid record of the match gives the result; an
+    invalid or incomplete one leaves the pairing disputed with the verdict's id. A record
+    of other players or of another length is a 422 that stores nothing and changes
+    nothing (only a 2xx answer stores)."""
     working = Working(load(storage, event_id))
-    _open_pairing(working, number, table, host, records=True)
+    pairing = _open_pairing(working, number, table, host, records=True)
     setup = working.setup
     seat = EventSeat(event_id, setup.name, number, table)
     record = tagged(text, seat.tags())
     match = checked_match(record, setup.options, True, setup.variant, limits, engine)
+    _refuse_other_match(problem(played(0, match.verdict), pairing, setup), pairing)
     stored = storage.matches.store(match)
     found = played(stored.id, match.verdict)
-    why: tuple[str, str] | None = None
 
     def recorded(working: Working) -> None:
-        nonlocal why
         pairing = _open_pairing(working, number, table, host, records=True)
         for other in working.pairings.values():
             if stored.id in other.match_ids:
@@ -392,17 +408,22 @@ def submit_record(
             working.put(disputed(pairing, why[1], stored.id))
         else:
             working.put(decide(pairing, [found]))
-            working.rated.extend(rated_matches(working.id, setup, pairing, [found]))
+            rated = rated_matches(working.id, setup, pairing, [found])
+            working.rated.extend(within_limit(storage, working.rated, rated))
         advance(working)
 
     saved = _changed(storage, event_id, recorded)
-    pairing = saved.pairings[(number, table)]
+    return Submitted(saved.pairings[(number, table)], stored.id, stored.duplicate, match.verdict)
+
+
+def _refuse_other_match(why: tuple[str, str] | None, pairing: StoredPairing) -> None:
+    """422 for a record that is not of the pairing's match (other players, another
+    length): the record is not stored and the pairing stays as it is."""
     if why is not None and why[0] in ("record_players", "record_length"):
         refusal = (
             errors.RecordPlayersError if why[0] == "record_players" else errors.RecordLengthError
         )
-        raise refusal(why[1], match_id=stored.id, pairing_status=pairing.status)
-    return Submitted(pairing, stored.id, stored.duplicate, match.verdict)
+        raise refusal(why[1], pairing_status=pairing.status)
 
 
 def _open_pairing(

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from referee.live.model import LiveMatch
+from referee.live.stream import ALWAYS, StreamCheck
 from referee.storage import Location, open_storage
 from referee.storage.model import EventLive
 from referee.storage.stores import Storage
@@ -82,10 +83,12 @@ def line(entry: EventLive, name: str) -> dict[str, Any]:
 
 
 def matches_for(
-    storage: Storage, name: str, board: AnnouncementBoard
+    storage: Storage, name: str, board: AnnouncementBoard, check: StreamCheck | None = None
 ) -> Iterator[dict[str, Any] | None]:
     """Every live match ``name`` is to play and has not finished: those announced already
-    first, then each new one; None after ``KEEPALIVE_SECONDS`` without one."""
+    first, then each new one; None after ``KEEPALIVE_SECONDS`` without one. Ends as soon
+    as ``check`` says the stream may not go on (a revoked token, a worker stopping)."""
+    check = check or ALWAYS
     mark = 0
     sent: set[int] = set()
     while True:
@@ -99,5 +102,13 @@ def matches_for(
             sent.add(entry.live_id)
             yield line(entry, name)
         mark = max(mark, latest)
-        while not board.wait(mark, KEEPALIVE_SECONDS):
-            yield None
+        last_line = time.monotonic()
+        while check.alive(storage):
+            left = last_line + KEEPALIVE_SECONDS - time.monotonic()
+            if left <= 0:
+                last_line = time.monotonic()
+                yield None
+            elif board.wait(mark, check.wait_seconds(left)):
+                break
+        else:
+            return

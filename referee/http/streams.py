@@ -21,7 +21,7 @@ A full worker is 503 ``streams_full``, a client or subject at its limit 429
   and at least every ``recheck_seconds``), or when the worker stops serving (its master
   died, it is shutting down): a graceful restart never waits on streams.
 
-How an endpoint uses it (``referee/api/live.py``'s stream, a bot's event stream alike)::
+How an endpoint uses it (``referee/api/live.py``'s stream, ``referee/api/bot.py``'s alike)::
 
     guard = admit_stream(f"live/{live_id}", holder)  # 429/503 before any work
     def lines(guard: StreamGuard) -> Iterator[str]:

@@ -403,7 +403,11 @@ class ServiceClock:
     runs (beaten within ``CLOCK_GAP_SECONDS``), and the first beat after a gap gives the
     player to act in every match in play a fresh full ``move_seconds``, in the same
     transaction. So deadlines are suspended whenever no instance serves: the master
-    killed, every worker hung, a disk too full to write (a beat is a write).
+    killed, every worker hung, a disk too full to write (a beat is a write); and in a
+    process that met a write refused for want of a writable archive (``unwritable``: a
+    full disk, a read-only database, a failover), until it stores again, when its first
+    beat gives every match in play a fresh full time (no one loses on time while the
+    referee cannot take a move, issue 33).
 
     ``serving`` says whether this process serves: always, outside gunicorn; in a gunicorn
     worker, while its master lives and it is not stopping (``referee.http.serving``), so an
@@ -413,6 +417,9 @@ class ServiceClock:
         self.serving: Callable[[], bool] = lambda: True
         self.lock = threading.Lock()
         self.beaten = 0.0
+        self.stopped = False
+        """An action could not be stored since the last beat (issue 33): the next beat
+        gives every match in play a fresh full time."""
 
     def beat(self, storage: Storage, force: bool = False) -> bool:
         """Beat the clock when this process serves and has not beaten it for a
@@ -422,16 +429,26 @@ class ServiceClock:
             if not self.serving() or (not force and now - self.beaten < BEAT_SECONDS):
                 return False
             self.beaten = now
+        if storage.unwritable() is not None:
+            self.stopped = True
+            return False
+        stopped = self.stopped
         try:
-            storage.live.beat(now, CLOCK_GAP_SECONDS)
+            storage.live.beat(now, -1.0 if stopped else CLOCK_GAP_SECONDS)
         except (ArchiveBusyError, StorageUnavailableError, NotReadyError, StorageError):
             return False
+        self.stopped = self.stopped and not stopped
         return True
 
     def runs(self, storage: Storage) -> bool:
-        """Whether deadlines may be applied now: this process serves and the clock was
-        beaten within ``CLOCK_GAP_SECONDS`` (beaten first, where this process may)."""
+        """Whether deadlines may be applied now: this process serves, it stores actions
+        (none was refused for want of a writable archive since the last beat, else the
+        clock stops, and its next beat gives a fresh full time) and the clock was beaten
+        within ``CLOCK_GAP_SECONDS`` (beaten first, where this process may)."""
         if not self.serving():
+            return False
+        if self.stopped or storage.unwritable() is not None:
+            self.beat(storage, force=True)  # the deadlines read before it are stale
             return False
         self.beat(storage)
         served = storage.live.served_at()

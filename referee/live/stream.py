@@ -43,6 +43,10 @@ class _Always:
         return seconds
 
 
+ALWAYS: StreamCheck = _Always()
+"""The check of a stream that nothing ends (a test's, the command line's)."""
+
+
 def watch(
     storage: Storage, live_id: int, check: StreamCheck | None = None
 ) -> Iterator[dict[str, Any] | None]:
@@ -53,7 +57,7 @@ def watch(
     due (so that nothing a feed could miss waits longer), and, while the archive cannot be
     read, every ``OUTAGE_LOOK_SECONDS``: the first reading's error is the caller's (a
     404), later ones are waited out."""
-    check = check or _Always()
+    check = check or ALWAYS
     shown: int | None = None
     match: LiveMatch | None = current(storage, live_id)
     last_line = time.monotonic()

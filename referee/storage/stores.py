@@ -303,6 +303,10 @@ class Connection(Protocol):
         """Read from storage: ``ArchiveBusyError`` when it cannot be read now,
         ``NotReadyError`` when it cannot be read at all."""
 
+    def unwritable(self) -> str | None:
+        """Why this process's last write was refused for want of a writable archive (a
+        full disk, read-only, its server failing over), while it remembers; else None."""
+
     def close(self) -> None:
         """Give the connection back; the stores are not used afterwards."""
 
@@ -331,6 +335,10 @@ class Storage:
     def ready(self) -> None:
         """Read from storage; raises when it cannot be read (``Connection.ready``)."""
         self.connection.ready()
+
+    def unwritable(self) -> str | None:
+        """Why writes are refused now, as far as this process knows (``Connection``)."""
+        return self.connection.unwritable()
 
     def close(self) -> None:
         """Give the connection back; the stores are not used afterwards."""

@@ -7,14 +7,13 @@
   callers without a token, whatever their address;
 * behind nginx with the configuration of docs/operations.md, 150 clients sending a byte a
   second leave /healthz answering (nginx holds them; skipped where nginx is not
-  installed: ``apt-get install nginx-light``).
+  installed, ``make nginx``, and a failure under REQUIRE_NGINX=1, as in CI).
 """
 
 from __future__ import annotations
 
 import http.client
 import json
-import shutil
 import socket
 import subprocess
 import textwrap
@@ -25,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.programs import required_program
 from tests.reliability.gunicorns import port_of, raw, start_on, status_and_body, stop
 from tests.server import ROOT, Server, free_port
 
@@ -91,11 +91,6 @@ def test_rate_limits_hold_across_workers_and_per_network(server: Server) -> None
     assert check_from(server, "127.52.0.1") == 200
 
 
-NGINX = shutil.which("nginx") or next(
-    (str(path) for path in (Path("/usr/sbin/nginx"),) if path.exists()), None
-)
-
-
 def nginx_config(prefix: Path, listen: int, upstream: int) -> str:
     """docs/operations.md's server block, on a loopback port without TLS."""
     return textwrap.dedent(f"""
@@ -134,15 +129,14 @@ def nginx_config(prefix: Path, listen: int, upstream: int) -> str:
     """)
 
 
-@pytest.mark.skipif(NGINX is None, reason="nginx is not installed (apt-get install nginx-light)")
 def test_slow_senders_behind_the_documented_proxy(tmp_path: Path) -> None:
-    assert NGINX is not None
+    nginx = required_program("nginx", "REQUIRE_NGINX", "make nginx")
     database = tmp_path / "archive.sqlite3"
     server = start_on(database, env={"NARDY_REFEREE_PROXIES": "1"})
     listen = free_port()
     (tmp_path / "nginx.conf").write_text(nginx_config(tmp_path, listen, port_of(server)))
     proxy = subprocess.Popen(
-        [NGINX, "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path)],
+        [nginx, "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -5,7 +5,9 @@ config (2 gthread workers), loopback only, bounded (about a minute).
 20 spectators that never read, on the matches being played: /healthz answers at least 27
 of 30 probes within 2 s, two matches played by bots (who stream with their tokens) keep
 their pace, refusals are problem+json with Retry-After, the never-reading spectators are
-dropped; a stream ends within seconds of its token's revocation.
+dropped; a stream ends within seconds of its token's revocation. The bot stream goes
+through the same admission (issue 33): one play token opening 300 bot streams leaves
+/healthz answering and the other matches at pace.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from tests.server import Server
 ANONYMOUS = 500
 NEVER_READING = 20
 PROBES = 30
+BOT_STREAMS = 300
+PER_TOKEN = 16  # StreamLimits.per_token
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +77,38 @@ def bots(server: Server, tokens: Tokens, live_id: int, seed: int) -> tuple[float
     return time.monotonic() - started, int(state["ply"])
 
 
+def probed_while_playing(
+    server: Server, tokens: Tokens, played: list[int]
+) -> tuple[list[float], list[tuple[float, int]]]:
+    """``PROBES`` /healthz probes a second while the bots play ``played``: the probes
+    answered 200 within 2 s (their seconds) and each match's (seconds, plies)."""
+    answered: list[float] = []
+    paces: list[tuple[float, int]] = []
+
+    def probe() -> None:
+        for _ in range(PROBES):
+            started = time.monotonic()
+            try:
+                if server.request("GET", "/healthz", timeout=2)[0] == 200:
+                    answered.append(time.monotonic() - started)
+            except OSError:
+                pass
+            time.sleep(max(0.0, 1 - (time.monotonic() - started)))
+
+    prober = threading.Thread(target=probe)
+    prober.start()
+    players = [
+        threading.Thread(target=lambda i=i, n=n: paces.append(bots(server, tokens, i, 10 + n)))
+        for n, i in enumerate(played)
+    ]
+    for thread in players:
+        thread.start()
+    for thread in players:
+        thread.join(timeout=150)
+    prober.join()
+    return answered, paces
+
+
 def test_streams_cannot_take_the_service_down(setup: tuple[Server, Tokens]) -> None:
     server, tokens = setup
     port = port_of(server)
@@ -103,30 +139,7 @@ def test_streams_cannot_take_the_service_down(setup: tuple[Server, Tokens]) -> N
             problem = json.loads(body)
             assert problem["code"] in ("streams_full", "too_many_streams"), problem
 
-    answered: list[float] = []
-    paces: list[tuple[float, int]] = []
-
-    def probe() -> None:
-        for _ in range(PROBES):
-            started = time.monotonic()
-            try:
-                if server.request("GET", "/healthz", timeout=2)[0] == 200:
-                    answered.append(time.monotonic() - started)
-            except OSError:
-                pass
-            time.sleep(max(0.0, 1 - (time.monotonic() - started)))
-
-    prober = threading.Thread(target=probe)
-    prober.start()
-    players = [
-        threading.Thread(target=lambda i=i, n=n: paces.append(bots(server, tokens, i, 10 + n)))
-        for n, i in enumerate(played)
-    ]
-    for thread in players:
-        thread.start()
-    for thread in players:
-        thread.join(timeout=150)
-    prober.join()
+    answered, paces = probed_while_playing(server, tokens, played)
 
     print(f"streams: {dict(statuses)}; /healthz {len(answered)}/{PROBES};"
           f" pace {[round(p / s, 1) for s, p in paces]} vs {baseline:.1f} actions/s")  # fmt: skip
@@ -153,20 +166,24 @@ def test_streams_cannot_take_the_service_down(setup: tuple[Server, Tokens]) -> N
             sock.close()
 
 
-def test_a_revoked_token_ends_its_stream(setup: tuple[Server, Tokens]) -> None:
+@pytest.mark.parametrize(("kind", "scope"), [("live", "archive:read"), ("bot", "play")])
+def test_a_revoked_token_ends_its_stream(
+    setup: tuple[Server, Tokens], kind: str, scope: str
+) -> None:
     server, tokens = setup
     from tests.server import write_token
 
     database = Path(str(server.log).removesuffix(".log") + ".sqlite3")
-    secret = write_token(database, "watcher", "archive:read")
-    live_id = create(server, tokens)
-    sock, status, _ = open_stream(port_of(server), f"/v1/live/{live_id}/stream", token=secret)
+    name = f"watcher-{kind}"
+    secret = write_token(database, name, scope)
+    path = f"/v1/live/{create(server, tokens)}/stream" if kind == "live" else "/v1/bot/stream"
+    sock, status, _ = open_stream(port_of(server), path, token=secret)
     assert status == 200 and sock is not None
     from referee.storage import open_storage
 
     storage = open_storage(database)
     try:
-        watcher = next(token for token in storage.tokens.all() if token.name == "watcher")
+        watcher = next(token for token in storage.tokens.all() if token.name == name)
         assert storage.tokens.revoke(watcher.id)
     finally:
         storage.close()
@@ -180,6 +197,39 @@ def test_a_revoked_token_ends_its_stream(setup: tuple[Server, Tokens]) -> None:
         seen += chunk
     assert time.monotonic() - revoked < 5
     sock.close()
+
+
+def test_one_token_s_bot_streams_cannot_take_the_service_down(
+    setup: tuple[Server, Tokens],
+) -> None:
+    """Issue 33: 300 bot streams with one play token (lichess's bots open one each): at
+    most ``PER_TOKEN`` are held, the rest are 429 problems at once; /healthz answers and
+    two matches of other bots keep a third of their pace alone."""
+    server, tokens = setup
+    port = port_of(server)
+    seconds, plies = bots(server, tokens, create(server, tokens), seed=3)
+    baseline = plies / seconds
+    with ThreadPoolExecutor(50) as pool:
+        opened = list(
+            pool.map(
+                lambda _: open_stream(port, "/v1/bot/stream", token=tokens.mallory),
+                range(BOT_STREAMS),
+            )
+        )
+    statuses = Counter(status for _, status, _ in opened)
+    assert statuses == {200: PER_TOKEN, 429: BOT_STREAMS - PER_TOKEN}, statuses
+    refusal = json.loads(next(body for sock, _, body in opened if sock is None))
+    assert (refusal["code"], refusal["limit"]) == ("too_many_streams", PER_TOKEN)
+    answered, paces = probed_while_playing(server, tokens, [create(server, tokens) for _ in "ab"])
+    print(f"bot streams: {dict(statuses)}; /healthz {len(answered)}/{PROBES};"
+          f" pace {[round(p / s, 1) for s, p in paces]} vs {baseline:.1f} actions/s")  # fmt: skip
+    assert len(answered) >= 27, f"/healthz answered {len(answered)} of {PROBES}"
+    assert len(paces) == 2
+    for match_seconds, match_plies in paces:
+        assert match_plies / match_seconds >= baseline / 3, (match_plies, match_seconds, baseline)
+    for sock, _, _ in opened:
+        if sock is not None:
+            sock.close()
 
 
 def test_limits_answer_problems(setup: tuple[Server, Tokens]) -> None:

@@ -4,7 +4,8 @@
 create databases; ``.ci/run`` starts one); without it the first test that asks starts a
 temporary cluster of Debian's PostgreSQL (``initdb``, run as the ``postgres`` user when the
 tests run as root), listening on a Unix socket in a private folder only, stopped and
-removed when the tests end. Every database made is dropped at the end too. Without a server
+removed when the tests end, or when they are stopped by SIGTERM or SIGINT (a time limit, a
+^C: ``stop_on_signals``). Every database made is dropped at the end too. Without a server
 (no PostgreSQL installed) ``server()`` is None and ``UNAVAILABLE`` says why: the
 PostgreSQL tests skip, or fail under ``REQUIRE_POSTGRESQL=1``.
 """
@@ -12,11 +13,13 @@ PostgreSQL tests skip, or fail under ``REQUIRE_POSTGRESQL=1``.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import glob
 import itertools
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -76,10 +79,44 @@ class Server:
             self.drop(self.url_for(name))
 
 
+_running: list[Cluster] = []
+"""The temporary clusters started and not stopped yet."""
+_previous: dict[int, object] = {}
+"""The handlers ``stop_on_signals`` replaced, by signal."""
+_handling_pid: list[int] = []
+"""The process that installed them (a forked child leaves its parent's clusters alone)."""
+
+
+def _stop_running(signum: int, frame: object) -> None:
+    """SIGTERM or SIGINT: every temporary cluster is stopped, then the signal does what it
+    did before (SIGINT: KeyboardInterrupt; SIGTERM: the process ends by it)."""
+    if os.getpid() in _handling_pid:
+        for cluster in list(_running):
+            with contextlib.suppress(OSError, subprocess.SubprocessError):
+                cluster.stop()
+    previous = _previous.get(signum)
+    if callable(previous):
+        previous(signum, frame)
+        return
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def stop_on_signals() -> None:
+    """Stop the temporary clusters on SIGTERM and SIGINT too (atexit runs on neither a
+    SIGTERM nor a second ^C); installed once, from the main thread."""
+    if _handling_pid or threading.current_thread() is not threading.main_thread():
+        return
+    _handling_pid.append(os.getpid())
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        _previous[signum] = signal.signal(signum, _stop_running)
+
+
 class Cluster:
     """A temporary cluster: its own folder, socket and server process."""
 
     def __init__(self) -> None:
+        stop_on_signals()
         binaries = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
         if not binaries:
             raise OSError("PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb)")
@@ -100,6 +137,7 @@ class Cluster:
         self._run("pg_ctl", "-D", str(data), "-l", log, "-w", "-o", options, "start")
         self.data = data
         self.url = f"postgresql://postgres@/postgres?host={quote(str(self.folder))}&port=5432"
+        _running.append(self)
 
     def _run(self, program: str, *arguments: str) -> None:
         command = [str(self.bin / program), *arguments]
@@ -108,6 +146,8 @@ class Cluster:
         subprocess.run(command, check=True, capture_output=True, timeout=120)
 
     def stop(self) -> None:
+        if self in _running:
+            _running.remove(self)
         try:
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:

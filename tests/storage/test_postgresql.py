@@ -12,7 +12,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from referee.errors import ArchiveBusyError, NotReadyError
+from referee.errors import ArchiveBusyError, NotReadyError, StorageUnavailableError
 from referee.storage import open_storage, prepare_storage
 from referee.storage.errors import StorageError
 from referee.storage.model import MatchQuery
@@ -57,15 +57,17 @@ def test_any_other_failure_is_a_storage_error_caused_by_psycopgs(location: str) 
     assert storage.matches.get(stored.id) is not None  # the pool is still usable
 
 
-def test_a_read_on_a_lost_connection_is_read_again_and_a_write_is_busy(location: str) -> None:
+def test_a_read_on_a_lost_connection_is_read_again_and_a_write_unavailable(
+    location: str,
+) -> None:
     storage = open_storage(location)
     stored = storage.matches.store(new_match(1))
     terminate(location)  # the server restarted, say: every pooled connection is gone
     assert storage.matches.get(stored.id) is not None
     terminate(location)
-    with pytest.raises(ArchiveBusyError) as raised:
+    with pytest.raises(StorageUnavailableError) as raised:
         storage.tokens.create(("play",))
-    assert "lost" in raised.value.message and raised.value.retry_after
+    assert "failing over" in raised.value.message and raised.value.retry_after == 2
     assert storage.tokens.create(("play",)).token.id  # the next write gets a new connection
 
 
@@ -205,3 +207,36 @@ def test_the_search_finds_what_sqlites_finds(server: Server, tmp_path: Path) -> 
         )
     finally:
         server.drop(url)
+
+
+@pytest.mark.parametrize(
+    ("sqlstate", "words", "retry_after"),
+    [
+        ("53100", "disk is full", 30),  # disk_full
+        ("53200", "short of resources", 30),  # out_of_memory: class 53
+        ("53300", "no connection free", 5),  # too_many_connections
+        ("25006", "read-only", 30),  # read_only_sql_transaction
+        ("57P01", "failing over", 2),  # admin_shutdown
+        ("57P02", "failing over", 2),  # crash_shutdown
+        ("57P03", "failing over", 2),  # cannot_connect_now
+        ("08006", "failing over", 2),  # connection_failure
+    ],
+)
+def test_postgresql_s_bad_days_are_storage_unavailable(
+    sqlstate: str, words: str, retry_after: int
+) -> None:
+    from referee.storage.postgresql.database import translated
+
+    error = psycopg.errors.lookup(sqlstate)("as the server says it")
+    with pytest.raises(StorageUnavailableError) as raised, translated():
+        raise error
+    assert words in raised.value.message and "as the server says it" in raised.value.message
+    assert raised.value.retry_after == retry_after
+
+
+@pytest.mark.parametrize("sqlstate", ["55P03", "40001", "40P01", "57014"])
+def test_locks_and_conflicts_stay_busy(sqlstate: str) -> None:
+    from referee.storage.postgresql.database import translated
+
+    with pytest.raises(ArchiveBusyError), translated():
+        raise psycopg.errors.lookup(sqlstate)("busy")

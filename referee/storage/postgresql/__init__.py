@@ -17,17 +17,16 @@ from __future__ import annotations
 import os
 import threading
 
-import psycopg
-from psycopg.rows import DictRow, dict_row
+from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
 from referee.errors import NotReadyError
 from referee.storage.postgresql import database as _database
-from referee.storage.postgresql import text
-from referee.storage.postgresql.database import Database, Pool, unreachable
+from referee.storage.postgresql.database import Database, Pool, configure, unreachable
 from referee.storage.postgresql.derived import PostgresDerived
 from referee.storage.postgresql.events import PostgresEvents
 from referee.storage.postgresql.feed import feed, stop_feeds
+from referee.storage.postgresql.health import health
 from referee.storage.postgresql.live import PostgresLive
 from referee.storage.postgresql.matches import PostgresMatches
 from referee.storage.postgresql.migrations import prepare
@@ -62,14 +61,6 @@ def _setting(name: str, default: float) -> float:
     return float(os.environ.get(f"NARDY_REFEREE_POSTGRESQL_{name}", default))
 
 
-def _configure(connection: psycopg.Connection[DictRow]) -> None:
-    """Every pooled connection: waits for a lock at most LOCK_TIMEOUT_SECONDS, and writes
-    and reads strings with NUL in them (``text.py``)."""
-    milliseconds = max(int(_database.LOCK_TIMEOUT_SECONDS * 1000), 1)
-    connection.execute(f"SET lock_timeout = {milliseconds}")
-    text.adapt(connection)
-
-
 def pool(url: str) -> Pool:
     """This process's pool for ``url``, made on first use (NotReadyError when the server
     or the database is not there: then no pool is made)."""
@@ -92,7 +83,7 @@ def pool(url: str) -> Pool:
                 "row_factory": dict_row,
                 "connect_timeout": _database.CONNECT_TIMEOUT_SECONDS,
             },
-            configure=_configure,
+            configure=configure,
             open=False,
             name="nardy-referee",
         )
@@ -121,6 +112,9 @@ class _Pooled:
 
     def ready(self) -> None:
         self.database.ready()
+
+    def unwritable(self) -> str | None:
+        return health(self.database.url).why
 
     def close(self) -> None:
         pass

@@ -8,9 +8,13 @@ its write lock up front, a write here checks what it read (a version, a unique k
 statement that writes, and waits for a row lock at most ``lock_timeout``.
 
 Every driver error is read once, in ``translated``: a lock or pool timeout, a
-serialization failure, a deadlock or a lost connection is ArchiveBusyError (503 with
-Retry-After: a retry may succeed); no server, or no such database, is NotReadyError;
-anything else is StorageError, caused by psycopg's error.
+serialization failure or a deadlock is ArchiveBusyError (503 with Retry-After: a retry may
+succeed); PostgreSQL's bad days (a full disk or any class 53 shortage, a read-only
+database or standby, 25006, a server shutting down or failing over, 57P01..57P03, a lost
+connection, class 08) are StorageUnavailableError (503 with Retry-After, remembered for
+/readyz and the live clock: ``health.py``); no server, or no such database, is
+NotReadyError; anything else is StorageError, caused by psycopg's error. A connection
+found lost or read-only is let go, so the pool recovers without a restart.
 """
 
 from __future__ import annotations
@@ -24,8 +28,10 @@ import psycopg
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from referee.errors import ArchiveBusyError, NotReadyError
+from referee.errors import ArchiveBusyError, NotReadyError, StorageUnavailableError
 from referee.storage.errors import StorageError
+from referee.storage.postgresql import text
+from referee.storage.postgresql.health import Health, health
 
 Arguments = Sequence[object]
 Row = DictRow
@@ -43,14 +49,23 @@ _BUSY_STATES = {
     "57P01": "lost",  # admin_shutdown
     "57P02": "lost",  # crash_shutdown
     "57P03": "lost",  # cannot_connect_now (starting up, shutting down)
-    "53300": "lost",  # too_many_connections
+    "53100": "full",  # disk_full
+    "53300": "connections",  # too_many_connections
+    "25006": "read_only",  # read_only_sql_transaction (a standby, or switched read-only)
 }
+_BUSY = {"locked", "conflict"}
 _MESSAGES = {
     "locked": "the archive stayed locked by another writer for {timeout:g} s; try again",
     "conflict": "the archive was changed by another writer at the same moment; try again",
-    "lost": "the connection to the archive was lost; try again",
+    "lost": "the archive's server is shutting down, restarting or failing over",
+    "full": "the archive's disk is full",
+    "shortage": "the archive's server is short of resources",
+    "connections": "the archive's server has no connection free",
+    "read_only": "the archive is read-only (a standby, or switched read-only)",
     "pool": "no connection to the archive was free for {timeout:g} s; try again",
 }
+_RETRY_SECONDS = {"lost": 2, "connections": 5}
+"""Retry-After of the bad days that pass in seconds (the others: StorageUnavailableError's)."""
 
 
 class Database:
@@ -86,17 +101,57 @@ class Database:
     @contextmanager
     def writing(self) -> Iterator[psycopg.Connection[DictRow]]:
         """A write transaction on a connection of the pool, committed when the block
-        ends, rolled back when it raises."""
-        with translated(self), self.pool.connection() as connection, connection.transaction():
+        ends, rolled back when it raises; on a connection of its own after a read-only
+        refusal or on a pooled session born read-only (``health.py``), until one
+        succeeds: then the pool's sessions are made anew."""
+        state = health(self.url)
+        with translated(self), self._writer(state) as connection, connection.transaction():
+            yield connection
+        if (state.last is not None or state.read_only) and state.wrote():
+            self.pool.drain()
+
+    @contextmanager
+    def _writer(self, state: Health) -> Iterator[psycopg.Connection[DictRow]]:
+        """The connection a write takes: the pool's, unless it may be read-only."""
+        if not state.read_only:
+            with self.pool.connection() as connection:
+                if not born_read_only(connection):
+                    with let_go_when_read_only(connection):
+                        yield connection
+                    return
+                connection.close()  # the pool replaces it; a new session may write
+                state.suspect()
+        with own_connection(self.url) as connection:
             yield connection
 
     def ready(self) -> None:
         """Read from the archive: ArchiveBusyError when it cannot be read now,
-        NotReadyError when it cannot be read at all (no server, unmigrated)."""
+        NotReadyError when it cannot be read at all (no server, unmigrated),
+        StorageUnavailableError when it is read but cannot take writes (read-only, a
+        standby, or the last write here refused for want of disk or server)."""
         try:
-            self.rows("SELECT 1 FROM matches LIMIT 1")
+            row = self.row(READY_QUERY)
         except StorageError as error:
             raise NotReadyError(f"the archive cannot be read: {error.__cause__}") from None
+        why = health(self.url).why
+        if row is not None and row["standby"]:
+            why = "the archive's server is a standby (read-only)"
+        elif row is not None and row["read_only"] == "on" and self._still_read_only():
+            why = _MESSAGES["read_only"]
+        if why is not None:
+            raise StorageUnavailableError(
+                f"the archive is read but cannot be written: {why}; reads are served,"
+                " writes are answered 503 until it can be written again"
+            )
+
+    def _still_read_only(self) -> bool:
+        """Whether a new session is read-only too (else the pool's are stale: drained)."""
+        with translated(self), own_connection(self.url) as connection:
+            found = connection.execute("SHOW default_transaction_read_only").fetchone()
+        if found is not None and found["default_transaction_read_only"] == "on":
+            return True
+        self.pool.drain()
+        return False
 
     def forget_lost(self) -> None:
         """Let the pool close every idle connection found lost (a server restarted), so
@@ -107,6 +162,54 @@ class Database:
     @property
     def timeout(self) -> float:
         return float(self.pool.timeout)
+
+
+READY_QUERY = (
+    "SELECT (SELECT 1 FROM matches LIMIT 1) AS one, pg_is_in_recovery() AS standby,"
+    " current_setting('transaction_read_only') AS read_only"
+)
+"""Readiness: the archive is read, and whether this session may write."""
+
+
+def configure(connection: psycopg.Connection[DictRow]) -> None:
+    """Every connection: waits for a lock at most LOCK_TIMEOUT_SECONDS, and writes and
+    reads strings with NUL in them (``text.py``)."""
+    milliseconds = max(int(LOCK_TIMEOUT_SECONDS * 1000), 1)
+    connection.execute(f"SET lock_timeout = {milliseconds}")
+    text.adapt(connection)
+
+
+@contextmanager
+def own_connection(url: str) -> Iterator[psycopg.Connection[DictRow]]:
+    """A connection of its own (not the pool's), configured as the pool's, closed after."""
+    connection = connect(url, autocommit=True)
+    try:
+        configure(connection)
+        yield connection
+    finally:
+        connection.close()
+
+
+def born_read_only(connection: psycopg.Connection[DictRow]) -> bool:
+    """Whether the session started read-only (a standby's, or the database's default then):
+    PostgreSQL reports both settings at the start (ParameterStatus, no round trip)."""
+    info = connection.info
+    return "on" in (
+        info.parameter_status("default_transaction_read_only"),
+        info.parameter_status("in_hot_standby"),
+    )
+
+
+@contextmanager
+def let_go_when_read_only(connection: psycopg.Connection[DictRow]) -> Iterator[None]:
+    """Close a pooled connection that met a read-only refusal: the pool replaces it (its
+    session keeps the read-only setting it started with)."""
+    try:
+        yield
+    except psycopg.Error as error:
+        if classify(error) == "read_only":
+            connection.close()
+        raise
 
 
 def marked(sql: str) -> str:
@@ -151,16 +254,36 @@ def translated(database: Database | None = None) -> Iterator[None]:
         kind = classify(error)
         if kind == "lost" and database is not None:
             database.forget_lost()
-        if kind is not None:
+        if kind in _BUSY:
             raise ArchiveBusyError(_MESSAGES[kind].format(timeout=LOCK_TIMEOUT_SECONDS)) from None
+        if kind is not None:
+            raise unavailable(kind, error, database) from None
         raise StorageError(f"the archive failed: {first_line(error)}") from error
 
 
+def unavailable(
+    kind: str, error: psycopg.Error, database: Database | None
+) -> StorageUnavailableError:
+    """A bad day's 503, remembered for /readyz and the live clock (``health.py``)."""
+    why = _MESSAGES[kind]
+    if database is not None:
+        health(database.url).failed(why, kind == "read_only")
+    refusal = StorageUnavailableError(
+        f"{why} ({first_line(error)}); nothing was stored, reads are served where they"
+        " can be; try again later"
+    )
+    if kind in _RETRY_SECONDS:
+        refusal.retry_after = _RETRY_SECONDS[kind]
+    return refusal
+
+
 def classify(error: psycopg.Error) -> str | None:
-    """Which kind of busy an error is (None: not one a retry mends)."""
+    """Which kind of busy or bad day an error is (None: not one a retry mends)."""
     state = error.sqlstate
     if state in _BUSY_STATES:
         return _BUSY_STATES[state]
+    if state is not None and state.startswith("53"):
+        return "shortage"  # insufficient_resources: memory, configuration limits
     if isinstance(error, psycopg.OperationalError) and (state is None or state.startswith("08")):
         return "lost"  # the connection broke (class 08, or no answer at all)
     return None

@@ -12,7 +12,7 @@ import os
 import threading
 from pathlib import Path
 
-from referee.storage.sqlite.database import Database
+from referee.storage.sqlite.database import DISK, Database
 from referee.storage.sqlite.derived import SqliteDerived
 from referee.storage.sqlite.events import SqliteEvents
 from referee.storage.sqlite.feed import feed
@@ -41,6 +41,9 @@ class _Lent:
 
     def ready(self) -> None:
         self.database.ready()
+
+    def unwritable(self) -> str | None:
+        return DISK.why
 
     def close(self) -> None:
         if self.returned:

@@ -1,0 +1,62 @@
+"""What this process last learned of a PostgreSQL archive's bad days (issue 33), per
+location: the last request that could not be stored (a full disk, a read-only database, a
+server out of connections or failing over), remembered for ``/readyz`` and for the live
+clock (no deadline runs while an action cannot be stored) until a write succeeds or for
+``MEMORY_SECONDS``; and whether a read-only refusal was met since the last write that
+succeeded. PostgreSQL fixes ``default_transaction_read_only`` when a session starts, so
+the pool's connections made while the database was read-only stay read-only after it is
+switched back: until a write succeeds, writes take a connection of their own, and the
+first that succeeds drains the pool (``Database.writing``)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+MEMORY_SECONDS = 10.0
+"""How long a refused write is remembered without another (another process, another
+instance may have written since)."""
+
+
+class Health:
+    """One archive's bad day as this process knows it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.last: tuple[str, float] | None = None
+        self.read_only = False
+
+    @property
+    def why(self) -> str | None:
+        """Why the archive could not take the last write, while remembered."""
+        last = self.last
+        if last is None or time.monotonic() - last[1] > MEMORY_SECONDS:
+            return None
+        return last[0]
+
+    def failed(self, why: str, read_only: bool) -> None:
+        with self.lock:
+            self.last = (why, time.monotonic())
+            self.read_only = self.read_only or read_only
+
+    def suspect(self) -> None:
+        """A pooled session was born read-only: writes take their own until one succeeds."""
+        with self.lock:
+            self.read_only = True
+
+    def wrote(self) -> bool:
+        """A write succeeded: the bad day is over; whether it was a read-only one (then
+        the pool's connections are to be made anew)."""
+        with self.lock:
+            was_read_only, self.read_only, self.last = self.read_only, False, None
+        return was_read_only
+
+
+_lock = threading.Lock()
+_health: dict[str, Health] = {}
+
+
+def health(url: str) -> Health:
+    """This process's knowledge of the archive at ``url``."""
+    with _lock:
+        return _health.setdefault(url, Health())
