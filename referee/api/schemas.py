@@ -227,6 +227,21 @@ class LivePlayers(RequestSchema):
     b = fields.String(required=True, validate=validate.Regexp(BOT_NAME))
 
 
+class LiveClockRequest(RequestSchema):
+    reserve = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=1, max=86_400),
+        metadata={"description": "each player's reserve, seconds"},
+    )
+    delay = fields.Integer(
+        load_default=0,
+        strict=True,
+        validate=validate.Range(min=0, max=3600),
+        metadata={"description": "each decision's time before the reserve runs, seconds"},
+    )
+
+
 class LiveCreateRequest(RequestSchema):
     variant = fields.String(required=True, validate=validate.Length(min=1, max=40))
     length = fields.Integer(
@@ -243,6 +258,19 @@ class LiveCreateRequest(RequestSchema):
     )
     move_seconds = fields.Integer(
         load_default=60, strict=True, validate=validate.Range(min=1, max=3600)
+    )
+    join_seconds = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1, max=86_400),
+        metadata={"description": "a bot not joined by then loses by no_show (EVENTS.md §12)"},
+    )
+    clock = fields.Nested(
+        LiveClockRequest,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "the backgammon clock (EVENTS.md §12); none: move_seconds"},
     )
 
 
