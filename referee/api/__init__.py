@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from flask import Flask
 
-from referee.api import boards, bot, events, health, live, matches, plays, records, reference
+from referee.api import (
+    boards,
+    bot,
+    corrections,
+    events,
+    health,
+    live,
+    matches,
+    plays,
+    records,
+    reference,
+)
 
 BLUEPRINTS = (
     plays.blueprint,
@@ -14,6 +25,7 @@ BLUEPRINTS = (
     boards.blueprint,
     live.blueprint,
     events.blueprint,
+    corrections.blueprint,
     bot.blueprint,
     health.blueprint,
 )

@@ -193,6 +193,21 @@ class BoardQuery(QuerySchema):
     black = fields.String(load_default="Black", validate=validate.Length(min=1, max=100))
 
 
+class ReasonRequest(RequestSchema):
+    reason = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=500),
+        metadata={"description": "why, as the ledger and the audit keep it"},
+    )
+
+
+class MatchWithdrawal(Schema):
+    id = fields.Integer(required=True)
+    withdrawn_by = fields.String(required=True, metadata={"description": "the token's name"})
+    withdrawn_at = fields.String(required=True)
+    reason = fields.String(required=True)
+
+
 class RecheckRequest(RequestSchema):
     mode = fields.String(load_default="strict", validate=validate.OneOf(["strict", "condone"]))
     options = fields.Dict(keys=fields.String(), load_default=dict)

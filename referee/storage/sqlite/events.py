@@ -153,9 +153,8 @@ class EventReads:
         if row is None:
             return None
         pairings = self.database.rows(
-            "SELECT live_ids FROM event_pairings WHERE event_id = ? AND round = ?"
-            " AND status = 'playing'",
-            [event_id, row["round"]],
+            "SELECT live_ids FROM event_pairings WHERE event_id = ? AND status = 'playing'",
+            [event_id],
         )
         lists = [json.loads(pairing["live_ids"]) for pairing in pairings]
         return EventInPlay(
