@@ -35,11 +35,13 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.api.support import archive_at
+from tests.reliability.test_crash import kill_9
 from tests.server import Server, start, stop, write_token
 
 BOTS = ("b1", "b2", "b3", "b4", "b5")
@@ -73,6 +75,9 @@ class Api:
                 return response.status, json.loads(response.read())
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"{}")
+
+    def failed(self) -> None:
+        """A connection to the server failed (another instance may take over)."""
 
     def get(self, path: str) -> Any:
         status, body = self.call("GET", path)
@@ -123,6 +128,7 @@ class CheckerBot:
                         self.seen.add(line["live_id"])
                     threading.Thread(target=self.play, args=(line,), daemon=True).start()
             except (OSError, ValueError):
+                self.api.failed()
                 time.sleep(0.2)
 
     def lines(self, url: str) -> Iterator[dict[str, Any]]:
@@ -140,10 +146,15 @@ class CheckerBot:
         status, state = self.api.call("POST", f"{live}/join", {"seed": "checker"}, self.token)
         assert status == 200, state
         while state["status"] in ("waiting", "playing"):
-            for state in self.lines(f"{self.api.base}{live}/stream"):
-                mine = state["status"] == "playing" and state["to_act"] == line["side"]
-                if mine and not self.idle:
-                    self.act(live, state)
+            try:
+                for state in self.lines(f"{self.api.base}{live}/stream"):
+                    mine = state["status"] == "playing" and state["to_act"] == line["side"]
+                    if mine and not self.idle:
+                        self.act(live, state)
+            except (OSError, ValueError):  # the instance went away: read the state again
+                self.api.failed()
+                time.sleep(0.1)
+                state = self.api.get(live)
 
     def act(self, live: str, state: dict[str, Any]) -> None:
         with self.lock:
@@ -857,7 +868,8 @@ def test_the_checker_agrees_when_things_go_wrong(
     sources = iter([m for e in events for r in e["rounds_played"] for p in r["pairings"]
                     for m in p["match_ids"]])  # fmt: skip
     club = {"name": "Club night, corrected", "variant": "backgammon", "length": 1,
-            "format": "round-robin", "kind": "records", "entrants": ["Ann", "Bob", "Cy", "Dee"]}  # fmt: skip
+            "format": "round-robin", "kind": "records",
+            "entrants": ["Ann", "Bob", "Cy", "Dee"]}  # fmt: skip
     submit = recorded(api, host, sources)
     night = checker.run(club, submit=submit)
     path = f"/v1/events/{night['id']}/rounds/1/pairings/1"
@@ -890,3 +902,67 @@ def test_the_checker_agrees_when_things_go_wrong(
         ("void", "director", "wrong names")
     ]
     checker.check_ratings()
+
+
+class Failover(Api):
+    """Two instances on one archive: a request that cannot reach one goes to the other."""
+
+    def __init__(self, bases: list[str]) -> None:
+        self.bases, self.at = bases, 0
+
+    @property  # type: ignore[override]
+    def base(self) -> str:
+        return self.bases[self.at % len(self.bases)]
+
+    def failed(self) -> None:
+        self.at += 1
+
+    def call(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        for _ in range(20):
+            try:
+                return super().call(method, path, body, token)
+            except OSError:
+                self.failed()
+                time.sleep(0.1)
+        raise AssertionError(f"no instance answers {method} {path}")
+
+
+def test_an_event_goes_on_when_one_of_two_instances_is_killed_mid_round(
+    tmp_path: Path,
+) -> None:
+    """A Swiss of six with one bot that never joins, served by two instances on one
+    archive; one is killed (SIGKILL, master and workers) while round 2 plays: the event
+    finishes through the other, and the checker agrees with it."""
+    database = archive_at(tmp_path)
+    secrets = {name: write_token(database, name, "play") for name in SIX}  # type: ignore[arg-type]
+    host = write_token(database, "director", "live:host")  # type: ignore[arg-type]
+    servers = [
+        start(database, workers=2, log=tmp_path / f"server{n}.log", env=LIVE_ENV)  # type: ignore[arg-type]
+        for n in (1, 2)
+    ]
+    api = Failover([server.base for server in servers])
+    killed: list[int] = []
+
+    def kill_in_round_2(event: dict[str, Any]) -> None:
+        playing = [p for p in event["rounds_played"][-1]["pairings"] if p["status"] == "playing"]
+        if not killed and event["round"] == 2 and playing:
+            killed.extend(kill_9(servers[0]))
+
+    bots = bots_of(api, secrets, SIX, name="b6", absent=True)
+    try:
+        event = Checker(api, host).run(
+            {"name": "Swiss through a kill", "format": "swiss", "rounds": 3,
+             "entrants": list(SIX), "join_seconds": 3, "variant": "backgammon", "length": 1,
+             "kind": "bots", "move_seconds": 30},
+            submit=kill_in_round_2,
+        )  # fmt: skip
+    finally:
+        stopped(bots)
+        for server in servers:
+            stop(server)
+    assert killed, "the first instance was not killed mid-round"
+    assert api.base == servers[1].base
+    absent = [p for r in event["rounds_played"] for p in r["pairings"] if "b6" in (p["w"], p["b"])]
+    assert {p["termination"] for p in absent} == {"no_show"}
