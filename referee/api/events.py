@@ -14,7 +14,7 @@ from marshmallow import Schema, fields, validate
 
 from notation.errors import echoed
 from referee.adjudication.verdict import VerdictSchema
-from referee.api.schemas import RequestSchema
+from referee.api.schemas import RequestSchema, clock_delay
 from referee.errors import NotFoundError
 from referee.events import exports, rated, service, views
 from referee.events.keeper import POLL_SECONDS, Keeper
@@ -52,12 +52,7 @@ class EventClockRequest(RequestSchema):
         validate=validate.Range(min=1, max=3600),
         metadata={"description": "each player's reserve: this many seconds a point"},
     )
-    delay = fields.Integer(
-        load_default=0,
-        strict=True,
-        validate=validate.Range(min=0, max=3600),
-        metadata={"description": "each decision's time before the reserve runs, seconds"},
-    )
+    delay = clock_delay()
 
 
 class EventClock(Schema):

@@ -242,6 +242,16 @@ class LivePlayers(RequestSchema):
     b = fields.String(required=True, validate=validate.Regexp(BOT_NAME))
 
 
+def clock_delay() -> fields.Integer:
+    """A backgammon clock's delay (EVENTS.md §12), in a live match's or an event's clock."""
+    return fields.Integer(
+        load_default=0,
+        strict=True,
+        validate=validate.Range(min=0, max=3600),
+        metadata={"description": "each decision's time before the reserve runs, seconds"},
+    )
+
+
 class LiveClockRequest(RequestSchema):
     reserve = fields.Integer(
         required=True,
@@ -249,12 +259,7 @@ class LiveClockRequest(RequestSchema):
         validate=validate.Range(min=1, max=86_400),
         metadata={"description": "each player's reserve, seconds"},
     )
-    delay = fields.Integer(
-        load_default=0,
-        strict=True,
-        validate=validate.Range(min=0, max=3600),
-        metadata={"description": "each decision's time before the reserve runs, seconds"},
-    )
+    delay = clock_delay()
 
 
 class LiveCreateRequest(RequestSchema):

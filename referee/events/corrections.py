@@ -9,14 +9,15 @@ from __future__ import annotations
 import time
 
 from referee.events import errors
-from referee.events.live_matches import abort_matches, host_of
 from referee.events.results import same_name
 from referee.events.rounds import advance, forfeit_withdrawn
 from referee.events.service import (
     LEASE_SECONDS,
+    advanced,
     changed,
     check_host,
     create_live_matches,
+    follow_up,
     load,
     withdrawn,
 )
@@ -85,14 +86,9 @@ def withdraw(storage: Storage, event_id: int, name: str, reason: str, host: Toke
         if entrant in working.withdrawn:
             raise errors.AlreadyWithdrawnError(f"{entrant} is withdrawn already")
         spare[:] = withdrawn(working, entrant, host.name or "host", reason)
-        paired = advance(working)
-        if paired:
-            working.lease_until = time.time() + LEASE_SECONDS
+        paired = advanced(working)
 
-    saved = changed(storage, event_id, out)
-    if spare:
-        abort_matches(storage, spare, host_of(storage, saved.setup))
-    create_live_matches(storage, event_id, held=paired)
+    follow_up(storage, changed(storage, event_id, out), spare, paired)
     return load(storage, event_id)
 
 

@@ -15,7 +15,7 @@ finds them attached by another aborts its own.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -201,8 +201,7 @@ def start(storage: Storage, event_id: int, host: Token, engine: Engine = CHOSEN)
             raise errors.EventStateError(f"event {event_id} is {working.status}, not open")
         working.set_seeds(seeds)
         working.status = EventStatus.RUNNING
-        if advance(working):
-            working.lease_until = time.time() + LEASE_SECONDS
+        advanced(working)
 
     working = changed(storage, event_id, started)
     if working.lease_until is not None:
@@ -266,14 +265,26 @@ def settle(storage: Storage, event_id: int, engine: Engine = CHOSEN) -> None:
                     _take_outcome(storage, working, pairing, engine)
             for name in sorted(revoked & set(working.seed_names()) - set(working.withdrawn)):
                 spare.extend(withdrawn(working, name, "server", "the bot's token was revoked"))
-        paired = advance(working)
-        if paired:
-            working.lease_until = time.time() + LEASE_SECONDS
+        paired = advanced(working)
 
-    saved = changed(storage, event_id, settled)
+    follow_up(storage, changed(storage, event_id, settled), spare, paired)
+
+
+def advanced(working: Working) -> bool:
+    """Pair what can be paired (``advance``); a round paired with live matches to create
+    takes the lease on creating them. Whether one was."""
+    paired = advance(working)
+    if paired:
+        working.lease_until = time.time() + LEASE_SECONDS
+    return paired
+
+
+def follow_up(storage: Storage, saved: Working, spare: Sequence[int], paired: bool) -> None:
+    """After a change: abort the live matches of the pairings it decided without them
+    (``spare``), and create those the event's pairings still lack."""
     if spare:
         abort_matches(storage, spare, host_of(storage, saved.setup))
-    create_live_matches(storage, event_id, held=paired)
+    create_live_matches(storage, saved.id, held=paired)
 
 
 def _revoked(storage: Storage) -> set[str]:
@@ -478,12 +489,8 @@ def award(
         working.note(
             "award", host.name or "host", reason, pairing, working.pairings[(number, table)].winner
         )
-        paired = advance(working)
-        if paired:
-            working.lease_until = time.time() + LEASE_SECONDS
+        paired = advanced(working)
 
     saved = changed(storage, event_id, decided)
-    if live_ids:
-        abort_matches(storage, live_ids, host_of(storage, saved.setup))
-    create_live_matches(storage, event_id, held=paired)
+    follow_up(storage, saved, live_ids, paired)
     return saved.pairings[(number, table)]
