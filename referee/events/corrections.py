@@ -63,10 +63,11 @@ def void(
         if bots:
             working.lease_until = time.time() + LEASE_SECONDS
 
-    saved = changed(storage, event_id, voided)
+    changed(storage, event_id, voided)
     if bots:
         create_live_matches(storage, event_id, held=True)
-    return saved.pairings[(number, table)]
+    stored = load(storage, event_id)  # with the live matches made to play it again
+    return next(p for p in stored.pairings if (p.round, p.table) == (number, table))
 
 
 def withdraw(storage: Storage, event_id: int, name: str, reason: str, host: Token) -> StoredEvent:

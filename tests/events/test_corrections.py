@@ -166,3 +166,23 @@ def test_a_bot_that_never_joins_loses_by_no_show_and_the_event_goes_on(
     assert event["round"] == 2  # the event goes on
     (entry,) = ledger(site, event["id"])
     assert (entry["action"], entry["by"], entry["name"]) == ("no_show", "server", "b4")
+
+
+def test_a_finished_bots_pairing_voided_is_played_again_in_new_live_matches(site: Site) -> None:
+    body = {"format": "round-robin", "kind": "bots", "mirrored": True, "entrants": ["b1", "b2"]}
+    event_id = site.start(site.create(**body)["id"])["id"]
+    event = site.play_out(event_id, seed=2)
+    (played,) = event["rounds_played"][0]["pairings"]
+    assert event["status"] == "finished" and len(played["match_ids"]) == 2
+    rated = site.client.get("/v1/ratings/b1?variant=backgammon").get_json()["history"]
+    assert sorted(step["match_id"] for step in rated) == sorted(played["match_ids"])
+    path = f"/v1/events/{event_id}/rounds/1/pairings/1/void"
+    again = post(site, path, {"reason": "the dice server was misconfigured"}).get_json()["pairing"]
+    assert again["status"] == "playing" and len(again["live_ids"]) == 2  # a mirrored pair: both
+    assert set(again["live_ids"]).isdisjoint(played["live_ids"])
+    assert site.client.get("/v1/ratings?variant=backgammon").get_json() == []
+    event = site.play_out(event_id, seed=9)
+    (replayed,) = event["rounds_played"][0]["pairings"]
+    assert event["status"] == "finished" and replayed["live_ids"] == again["live_ids"]
+    rated = site.client.get("/v1/ratings/b1?variant=backgammon").get_json()["history"]
+    assert sorted(step["match_id"] for step in rated) == sorted(replayed["match_ids"])
