@@ -485,10 +485,9 @@ def award(
         nonlocal live_ids, paired
         pairing = _open_pairing(working, number, table, host)
         live_ids = pairing.live_ids
-        working.put(awarded(pairing, side, reason, working.setup))
-        working.note(
-            "award", host.name or "host", reason, pairing, working.pairings[(number, table)].winner
-        )
+        result = awarded(pairing, side, reason, working.setup)
+        working.put(result)
+        working.note("award", host.name or "host", reason, pairing, result.winner)
         paired = advanced(working)
 
     saved = changed(storage, event_id, decided)

@@ -186,3 +186,18 @@ def test_a_finished_bots_pairing_voided_is_played_again_in_new_live_matches(site
     assert event["status"] == "finished" and replayed["live_ids"] == again["live_ids"]
     rated = site.client.get("/v1/ratings/b1?variant=backgammon").get_json()["history"]
     assert sorted(step["match_id"] for step in rated) == sorted(replayed["match_ids"])
+
+
+def test_an_award_is_in_the_ledger(site: Site) -> None:
+    event_id = site.start(site.create(**RECORDS)["id"])["id"]
+    path = f"/v1/events/{event_id}/rounds/1/pairings/1/result"
+    assert post(site, path, {"winner": "b", "reason": "Ann left early"}).status_code == 200
+    (entry,) = ledger(site, event_id)
+    assert (entry["action"], entry["by"], entry["name"], entry["reason"]) == (
+        "award",
+        "director",
+        "Bob",
+        "Ann left early",
+    )
+    assert (entry["round"], entry["table"]) == (1, 1)
+    assert site.client.get("/v1/events/999/ledger").status_code == 404
