@@ -262,7 +262,7 @@ def settle(storage: Storage, event_id: int, engine: Engine = CHOSEN) -> None:
         if working.setup.kind == Kind.BOTS:
             for pairing in list(working.pairings.values()):
                 if pairing.status == PairingStatus.PLAYING and pairing.live_ids:
-                    _take_outcome(storage, working, pairing, engine)
+                    spare.extend(_take_outcome(storage, working, pairing, engine))
             for name in sorted(revoked & set(working.seed_names()) - set(working.withdrawn)):
                 spare.extend(withdrawn(working, name, "server", "the bot's token was revoked"))
         paired = advanced(working)
@@ -312,21 +312,24 @@ def withdrawn(working: Working, name: str, by: str, reason: str) -> list[int]:
 
 def _take_outcome(
     storage: Storage, working: Working, pairing: StoredPairing, engine: Engine
-) -> None:
+) -> tuple[int, ...]:
+    """The pairing's result once its live matches give one; the live matches to abort (a
+    mirrored pair decided by a no-show in one of its matches: the other)."""
     found = outcome(storage, pairing, engine)
     if found is None:
-        return
+        return ()
     if found.forfeit is not None:
         winner, absent = found.forfeit
         working.put(forfeited(pairing, winner, "no_show", working.setup))
         why = f"{' and '.join(absent)} did not join within {working.setup.join_seconds} s"
         working.note("no_show", "server", why, pairing, absent[0])
-        return
+        return pairing.live_ids
     if found.dispute is not None:
         working.put(disputed(pairing, found.dispute, found.verdict_id))
-        return
-    working.put(decide(pairing, found.matches))
-    working.rated.extend(rated_matches(working.id, working.setup, pairing, found.matches))
+    else:
+        working.put(decide(pairing, found.matches))
+        working.rated.extend(rated_matches(working.id, working.setup, pairing, found.matches))
+    return ()
 
 
 def create_live_matches(storage: Storage, event_id: int, held: bool = False) -> None:
