@@ -201,3 +201,24 @@ def test_an_award_is_in_the_ledger(site: Site) -> None:
     )
     assert (entry["round"], entry["table"]) == (1, 1)
     assert site.client.get("/v1/events/999/ledger").status_code == 404
+
+
+def test_a_withdrawn_match_is_gone_for_every_read(site: Site) -> None:
+    writer = site.storage.tokens.create(("archive:write",), "clerk").secret
+    admin = site.auth(site.storage.tokens.create(("archive:admin",), "auditor").secret)
+    record = played_record("Ann", "Bob", 1, seed=3)
+    stored = site.client.post("/v1/matches", json={"record": record}, headers=site.auth(writer))
+    match_id = stored.get_json()["id"]
+    path = f"/v1/matches/{match_id}"
+    assert site.client.delete(path, json={"reason": "r"}).status_code == 401
+    assert (
+        site.client.delete("/v1/matches/999", json={"reason": "r"}, headers=admin).status_code
+        == 404
+    )
+    assert site.client.delete(path, json={"reason": "a test"}, headers=admin).status_code == 200
+    for read in (path, f"{path}?format=canonical", f"{path}/games/1/replay"):
+        answer = site.client.get(read)
+        assert (answer.status_code, answer.get_json()["withdrawn_by"]) == (410, "auditor"), read
+    again = site.client.delete(path, json={"reason": "twice"}, headers=admin)
+    assert (again.status_code, again.get_json()["code"]) == (410, "withdrawn")
+    assert site.client.get("/v1/matches?player=Ann").get_json()["matches"] == []
