@@ -108,6 +108,10 @@ def test_an_entrant_withdrawn_after_round_1_is_paired_no_more(site: Site) -> Non
     assert b4["wins"] <= 1 and b4["losses"] == 3 - b4["wins"]  # round 1, then two forfeits
     actions = [(e["action"], e["name"]) for e in ledger(site, event_id)]
     assert actions == [("withdraw", "b4"), ("forfeit", "b4"), ("forfeit", "b4")]
+    page = site.client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert "<dt>Withdrawn</dt><dd>b4" in page and f"/v1/events/{event_id}/ledger" in page
+    for pairing in of_b4:
+        assert f"{pairing['winner']} wins (forfeit)." in page
 
 
 def test_a_bot_whose_token_is_revoked_is_withdrawn(site: Site) -> None:
