@@ -142,7 +142,9 @@ class LiveStore(Protocol):
 
     def refresh_deadlines(self, now: float) -> int:
         """After a restart: the player to act in every match in play gets a fresh full
-        time from ``now`` (a Unix time); how many matches."""
+        time from ``now`` (a Unix time; its ``turn_seconds``, else ``move_seconds``), and
+        every match waiting for its bots with a join deadline its full join time; how many
+        matches."""
 
     def beat(self, now: float, gap: float) -> int:
         """Beat the service's clock at ``now`` (a Unix time), in one transaction: when it
