@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import itertools
 import json
 import math
@@ -51,6 +52,8 @@ LIVE_ENV = {
     "NARDY_REFEREE_BOT_POLL": "0.05",
     "NARDY_REFEREE_EVENTS_POLL": "0.05",
 }
+LOST = (OSError, ValueError, http.client.HTTPException)
+"""What a client meets when its server goes away: refused, reset, or cut off mid-answer."""
 BERGER_4 = [[(1, 4), (2, 3)], [(4, 3), (1, 2)], [(2, 4), (3, 1)]]
 BRACKET_8 = [1, 8, 4, 5, 2, 7, 3, 6]
 
@@ -127,7 +130,7 @@ class CheckerBot:
                             continue
                         self.seen.add(line["live_id"])
                     threading.Thread(target=self.play, args=(line,), daemon=True).start()
-            except (OSError, ValueError):
+            except LOST:
                 self.api.failed()
                 time.sleep(0.2)
 
@@ -151,7 +154,7 @@ class CheckerBot:
                     mine = state["status"] == "playing" and state["to_act"] == line["side"]
                     if mine and not self.idle:
                         self.act(live, state)
-            except (OSError, ValueError):  # the instance went away: read the state again
+            except LOST:  # the instance went away: read the state again
                 self.api.failed()
                 time.sleep(0.1)
                 state = self.api.get(live)
@@ -923,7 +926,7 @@ class Failover(Api):
         for _ in range(20):
             try:
                 return super().call(method, path, body, token)
-            except OSError:
+            except (OSError, http.client.HTTPException):  # refused, or cut off mid-answer
                 self.failed()
                 time.sleep(0.1)
         raise AssertionError(f"no instance answers {method} {path}")
@@ -966,3 +969,5 @@ def test_an_event_goes_on_when_one_of_two_instances_is_killed_mid_round(
     assert api.base == servers[1].base
     absent = [p for r in event["rounds_played"] for p in r["pairings"] if "b6" in (p["w"], p["b"])]
     assert {p["termination"] for p in absent} == {"no_show"}
+    ended = {p["termination"] for r in event["rounds_played"] for p in r["pairings"]}
+    assert "timeout" not in ended  # every bot went on playing through the other instance
