@@ -226,3 +226,22 @@ def test_a_withdrawn_match_is_gone_for_every_read(site: Site) -> None:
     again = site.client.delete(path, json={"reason": "twice"}, headers=admin)
     assert (again.status_code, again.get_json()["code"]) == (410, "withdrawn")
     assert site.client.get("/v1/matches?player=Ann").get_json()["matches"] == []
+
+
+def test_an_events_clock_and_join_time_are_shown(site: Site) -> None:
+    body = {"format": "swiss", "rounds": 1, "kind": "bots", "entrants": ["b1", "b2"]}
+    event = site.create(**body, length=3, join_seconds=90, clock={"reserve_per_point": 120})
+    assert (event["join_seconds"], event["clock"]) == (90, {"reserve_per_point": 120, "delay": 0})
+    page = site.client.get(f"/events/{event['id']}").get_data(as_text=True)
+    assert "a clock: 360 seconds of reserve each, 0 seconds of delay a decision" in page
+    assert "90 seconds: a bot not joined by then loses (no show)" in page
+    started = site.start(event["id"])
+    (live_id,) = started["rounds_played"][0]["pairings"][0]["live_ids"]
+    state = live.state(site.storage, live_id)
+    assert (state["join_seconds"], state["clock"]["reserve"], state["clock"]["delay"]) == (
+        90,
+        360,
+        0,
+    )
+    records = site.create(format="round-robin", kind="records", entrants=["Ann", "Bob"])
+    assert (records["join_seconds"], records["clock"]) == (None, None)  # nobody joins there
