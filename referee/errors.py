@@ -114,6 +114,23 @@ class NotFoundError(RefereeError):
     status = 404
 
 
+class GoneError(RefereeError):
+    """A stored match withdrawn from the archive's reads (EVENTS.md §11), with who withdrew
+    it, when and why."""
+
+    code = "withdrawn"
+    title = "Gone"
+    status = 410
+
+
+class MatchInUseError(RefereeError):
+    """A match an event's result rests on, which cannot be withdrawn before it is voided."""
+
+    code = "match_in_use"
+    title = "Match in use"
+    status = 409
+
+
 class UnauthorizedError(RefereeError):
     """No token, or one that is unknown or revoked."""
 

@@ -6,9 +6,12 @@ from enum import StrEnum
 
 
 class Scope(StrEnum):
-    """What a token may do: archive writes and reads, play as a bot, host live matches."""
+    """What a token may do: archive writes and reads, play as a bot, host live matches,
+    withdraw stored matches."""
 
     ARCHIVE_WRITE = "archive:write"
     ARCHIVE_READ = "archive:read"
     PLAY = "play"
     LIVE_HOST = "live:host"
+    ARCHIVE_ADMIN = "archive:admin"
+    """Withdraw stored matches (EVENTS.md §11)."""

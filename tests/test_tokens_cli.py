@@ -134,7 +134,7 @@ def test_only_a_hash_is_stored(database: Path, capsys: pytest.CaptureFixture[str
 
 def test_an_unknown_scope_is_refused(database: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        tokens(database, "create", "--scope", "archive:admin")
+        tokens(database, "create", "--scope", "archive:owner")
     assert exit_info.value.code == 2
 
 

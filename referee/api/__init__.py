@@ -7,6 +7,7 @@ from flask import Flask
 from referee.api import (
     boards,
     bot,
+    corrections,
     event_stream,
     events,
     health,
@@ -26,6 +27,7 @@ BLUEPRINTS = (
     live.blueprint,
     events.blueprint,
     event_stream.blueprint,
+    corrections.blueprint,
     bot.blueprint,
     health.blueprint,
 )

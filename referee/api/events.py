@@ -14,7 +14,7 @@ from marshmallow import Schema, fields, validate
 
 from notation.errors import echoed
 from referee.adjudication.verdict import VerdictSchema
-from referee.api.schemas import RequestSchema
+from referee.api.schemas import RequestSchema, clock_delay
 from referee.errors import NotFoundError
 from referee.events import exports, rated, service, views
 from referee.events.keeper import POLL_SECONDS, Keeper
@@ -44,6 +44,21 @@ ENTRANT_NAME = r"[^\x00-\x1f\x7f/]*[^\x00-\x1f\x7f/\s][^\x00-\x1f\x7f/]*\Z"
 
 
 # -- schemas -----------------------------------------------------------------------------
+
+
+class EventClockRequest(RequestSchema):
+    reserve_per_point = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=1, max=3600),
+        metadata={"description": "each player's reserve: this many seconds a point"},
+    )
+    delay = clock_delay()
+
+
+class EventClock(Schema):
+    reserve_per_point = fields.Integer(required=True)
+    delay = fields.Integer(required=True)
 
 
 class EventCreateRequest(RequestSchema):
@@ -85,6 +100,22 @@ class EventCreateRequest(RequestSchema):
         metadata={
             "description": "its matches count for ratings; at most 6 a day between the"
             " same two names in one variant do (later ones count for standings only)"
+        },
+    )
+    join_seconds = fields.Integer(
+        load_default=300,
+        strict=True,
+        validate=validate.Range(min=1, max=86_400),
+        metadata={
+            "description": "bots: a bot not joined by then loses by no_show (docs/events.md#13-1)"
+        },
+    )
+    clock = fields.Nested(
+        EventClockRequest,
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "bots: the backgammon clock (docs/events.md#13-2); none: move_seconds"
         },
     )
 
@@ -194,6 +225,11 @@ class Event(EventFacts):
     mirrored = fields.Boolean(required=True)
     rated = fields.Boolean(required=True)
     move_seconds = fields.Integer(required=True)
+    join_seconds = fields.Integer(required=True, allow_none=True)
+    clock = fields.Nested(EventClock, required=True, allow_none=True)
+    withdrawn = fields.List(
+        fields.String(), required=True, metadata={"description": "entrants withdrawn (§11)"}
+    )
     updated_at = fields.String(required=True)
     entrants = fields.List(fields.Nested(EventEntrant), required=True)
     rounds_played = fields.List(fields.Nested(EventRound), required=True)
@@ -259,13 +295,13 @@ class PlayerRatingHistory(PlayerRating):
 # -- the endpoints -----------------------------------------------------------------------
 
 
-def _readable() -> None:
+def readable() -> None:
     """Reads need a token only in private mode; then any of the service's tokens will do."""
     if current_app.config["PRIVATE"]:
         token_holder(Scope.ARCHIVE_READ, Scope.ARCHIVE_WRITE, Scope.PLAY, Scope.LIVE_HOST)
 
 
-def _event(event_id: int) -> dict[str, Any]:
+def event_now(event_id: int) -> dict[str, Any]:
     """The event now, its finished live matches taken first."""
     keep()
     opened = storage()
@@ -303,10 +339,15 @@ def create_event() -> tuple[dict[str, Any], int, dict[str, str]]:
     """
     host = token_holder(Scope.LIVE_HOST)
     body = json_object(EventCreateRequest, SMALL_BODY)
-    asked = service.EventRequest(**{**body, "entrants": tuple(body["entrants"])})
+    clock = body.pop("clock") or {}
+    asked = service.EventRequest(
+        **{**body, "entrants": tuple(body["entrants"])},
+        reserve_per_point=clock.get("reserve_per_point"),
+        delay=clock.get("delay", 0),
+    )
     event_id = service.create(storage(), host, asked)
     location = url_for("events.get_event", event_id=event_id)
-    return _event(event_id), 201, {"Location": location}
+    return event_now(event_id), 201, {"Location": location}
 
 
 @blueprint.get("/v1/events")
@@ -330,7 +371,7 @@ def list_events() -> Response | dict[str, Any]:
         403: Problem
         422: Problem
     """
-    _readable()
+    readable()
     args = loaded(EventListQuery, request.args.to_dict())
     cursor = int(args["cursor"]) if "cursor" in args else None
     query = EventQuery(args.get("status"), args["limit"], cursor)
@@ -373,8 +414,8 @@ def get_event(event_id: int) -> dict[str, Any]:
         403: Problem
         404: Problem
     """
-    _readable()
-    return _event(event_id)
+    readable()
+    return event_now(event_id)
 
 
 @blueprint.post("/v1/events/<int:event_id>/start")
@@ -401,7 +442,7 @@ def start_event(event_id: int) -> dict[str, Any]:
     """
     host = token_holder(Scope.LIVE_HOST)
     service.start(storage(), event_id, host, engine())
-    return _event(event_id)
+    return event_now(event_id)
 
 
 @blueprint.post("/v1/events/<int:event_id>/rounds/<int:number>/pairings/<int:table>/record")
@@ -517,8 +558,8 @@ def standings_json(event_id: int) -> dict[str, Any]:
         403: Problem
         404: Problem
     """
-    _readable()
-    return exports.standings_document(_event(event_id))
+    readable()
+    return exports.standings_document(event_now(event_id))
 
 
 @blueprint.get("/v1/events/<int:event_id>/standings.csv")
@@ -539,8 +580,8 @@ def standings_csv(event_id: int) -> Response:
         403: Problem
         404: Problem
     """
-    _readable()
-    text = exports.standings_csv(_event(event_id))
+    readable()
+    text = exports.standings_csv(event_now(event_id))
     disposition = f'attachment; filename="event-{event_id}-standings.csv"'
     return Response(text, mimetype="text/csv", headers={"Content-Disposition": disposition})
 
@@ -565,7 +606,7 @@ def records_zip(event_id: int) -> Response:
         403: Problem
         404: Problem
     """
-    _event(event_id)
+    event_now(event_id)
     data = exports.records_zip(storage(), service.load(storage(), event_id))
     disposition = f'attachment; filename="event-{event_id}-records.zip"'
     return Response(data, mimetype="application/zip", headers={"Content-Disposition": disposition})
@@ -590,7 +631,7 @@ def list_ratings() -> list[dict[str, Any]]:
         403: Problem
         422: Problem
     """
-    _readable()
+    readable()
     args = loaded(RatingsQuery, request.args.to_dict())
     opened = storage()
     variants = [args["variant"]] if "variant" in args else opened.ratings.variants()
@@ -620,7 +661,7 @@ def get_rating(name: str) -> dict[str, Any]:
         404: Problem
         422: Problem
     """
-    _readable()
+    readable()
     args = loaded(RatingQuery, request.args.to_dict())
     variant, opened, name = args["variant"], storage(), normal_name(name)
     found = next((p for p in rated.current(opened, variant).players if p.name == name), None)

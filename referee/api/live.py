@@ -71,6 +71,8 @@ def create_live() -> tuple[dict[str, Any], int, dict[str, str]]:
         body["options"],
         body["players"],
         body["move_seconds"],
+        join_seconds=body["join_seconds"],
+        clock=None if body["clock"] is None else (body["clock"]["reserve"], body["clock"]["delay"]),
     )
     return state, 201, {"Location": url_for("live.get_live", live_id=state["id"])}
 

@@ -17,14 +17,15 @@ from referee.adjudication.formats import record_texts
 from referee.api.schemas import (
     MatchDetailQuery,
     MatchSubmitRequest,
+    ReasonRequest,
     RecheckRequest,
 )
 from referee.archive.derived import check_stored, replay
 from referee.archive.sgf import SGF_MEDIA_TYPE, match_sgf
-from referee.archive.stored import stored_match, summary_json
+from referee.archive.stored import stored_match, summary_json, withdraw_match
 from referee.archive.submit import Submission, submit
 from referee.errors import ArchiveBusyError, InvalidEncodingError, RefereeError
-from referee.http.auth import requires
+from referee.http.auth import requires, token_holder
 from referee.http.bodies import (
     has_body,
     json_body,
@@ -329,6 +330,7 @@ def get_match(match_id: int) -> Response | dict[str, Any]:
         401: Problem
         403: Problem
         404: Problem
+        410: Problem
         406: Problem
         422: Problem
     """
@@ -346,6 +348,48 @@ def get_match(match_id: int) -> Response | dict[str, Any]:
     if wanted == "text/plain":
         return Response(stored.original, mimetype="text/plain")
     return {**summary_json(stored), "options": stored.options, "verdict": stored.verdict}
+
+
+@blueprint.delete("/v1/matches/<int:match_id>")
+def delete_match(match_id: int) -> dict[str, Any]:
+    """Withdraw a stored match.
+    ---
+    delete:
+      summary: Withdraw a stored match
+      description: >
+        Needs a bearer token with scope archive:admin (docs/events.md#12-4). The match is
+        withdrawn from reads and searches, not destroyed: it is kept for audit, and reading
+        it answers 410 withdrawn with who withdrew it, when and why. 409 match_in_use while
+        an event's result rests on it (void that result first).
+      security: [{bearer: []}]
+      parameters:
+        - {in: path, name: match_id, required: true, schema: {type: integer}}
+      requestBody:
+        required: true
+        content: {application/json: {schema: ReasonRequest}}
+      responses:
+        200:
+          description: Withdrawn
+          content: {application/json: {schema: MatchWithdrawal}}
+        401: Problem
+        403: Problem
+        404: Problem
+        409: Problem
+        410: Problem
+        413: Problem
+        415: Problem
+        422: Problem
+    """
+    admin = token_holder(Scope.ARCHIVE_ADMIN)
+    body = json_object(ReasonRequest, 64 * 1024)
+    at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    done = withdraw_match(storage(), match_id, admin.name or admin.prefix, body["reason"], at)
+    return {
+        "id": done.match_id,
+        "withdrawn_by": done.by,
+        "withdrawn_at": done.at,
+        "reason": done.reason,
+    }
 
 
 @blueprint.get("/v1/matches/<int:match_id>/games/<int:index>/replay")
@@ -371,6 +415,7 @@ def replay_game(match_id: int, index: int) -> dict[str, Any]:
         401: Problem
         403: Problem
         404: Problem
+        410: Problem
         413: Problem
         429: Problem
         503: Problem
@@ -403,6 +448,7 @@ def recheck_match(match_id: int) -> dict[str, Any]:
         401: Problem
         403: Problem
         404: Problem
+        410: Problem
         413: Problem
         415: Problem
         422: Problem

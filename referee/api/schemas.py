@@ -235,6 +235,21 @@ class BoardQuery(QuerySchema):
     black = fields.String(load_default="Black", validate=validate.Length(min=1, max=100))
 
 
+class ReasonRequest(RequestSchema):
+    reason = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=500),
+        metadata={"description": "why, as the ledger and the audit keep it"},
+    )
+
+
+class MatchWithdrawal(Schema):
+    id = fields.Integer(required=True)
+    withdrawn_by = fields.String(required=True, metadata={"description": "the token's name"})
+    withdrawn_at = fields.String(required=True)
+    reason = fields.String(required=True)
+
+
 class RecheckRequest(RequestSchema):
     mode = fields.String(load_default="strict", validate=validate.OneOf(["strict", "condone"]))
     options = fields.Dict(keys=fields.String(), load_default=dict)
@@ -269,6 +284,26 @@ class LivePlayers(RequestSchema):
     b = fields.String(required=True, validate=validate.Regexp(BOT_NAME))
 
 
+def clock_delay() -> fields.Integer:
+    """A backgammon clock's delay (EVENTS.md §12), in a live match's or an event's clock."""
+    return fields.Integer(
+        load_default=0,
+        strict=True,
+        validate=validate.Range(min=0, max=3600),
+        metadata={"description": "each decision's time before the reserve runs, seconds"},
+    )
+
+
+class LiveClockRequest(RequestSchema):
+    reserve = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=1, max=86_400),
+        metadata={"description": "each player's reserve, seconds"},
+    )
+    delay = clock_delay()
+
+
 class LiveCreateRequest(RequestSchema):
     variant = fields.String(required=True, validate=validate.Length(min=1, max=40))
     length = fields.Integer(
@@ -285,6 +320,19 @@ class LiveCreateRequest(RequestSchema):
     )
     move_seconds = fields.Integer(
         load_default=60, strict=True, validate=validate.Range(min=1, max=3600)
+    )
+    join_seconds = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1, max=86_400),
+        metadata={"description": "a bot not joined by then loses by no_show (docs/events.md#13-1)"},
+    )
+    clock = fields.Nested(
+        LiveClockRequest,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "the backgammon clock (docs/events.md#13-2); none: move_seconds"},
     )
 
 

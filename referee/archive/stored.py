@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.errors import (
-    NotFoundError,
-)
-from referee.storage.model import MatchSummary, StoredMatch
+from referee.errors import GoneError, MatchInUseError, NotFoundError
+from referee.storage.model import MatchSummary, StoredMatch, Withdrawal
 from referee.storage.stores import Storage
 from vocabulary import VariantId
 
@@ -34,11 +32,38 @@ def summary_json(summary: MatchSummary | StoredMatch) -> dict[str, Any]:
 
 
 def stored_match(storage: Storage, match_id: int) -> StoredMatch:
-    """Everything stored of a match, or NotFoundError."""
+    """Everything stored of a match, or NotFoundError; GoneError once it is withdrawn."""
     stored = storage.matches.get(match_id) if 0 < match_id <= MAX_ID else None
     if stored is None:
         raise NotFoundError(f"no match with id {match_id}")
+    gone = storage.matches.withdrawal(match_id)
+    if gone is not None:
+        raise GoneError(
+            f"match {match_id} was withdrawn by {gone.by} at {gone.at}: {gone.reason}",
+            withdrawn_by=gone.by,
+            withdrawn_at=gone.at,
+            reason=gone.reason,
+        )
     return stored
+
+
+def withdraw_match(storage: Storage, match_id: int, by: str, reason: str, at: str) -> Withdrawal:
+    """Withdraw a match from reads and searches (EVENTS.md §11), keeping it for audit:
+    MatchInUseError while an event's result rests on it (void that first)."""
+    stored_match(storage, match_id)  # 404, or 410 when withdrawn already
+    resting = storage.events.resting_on(match_id)
+    if resting is not None:
+        event_id, number, table = resting
+        raise MatchInUseError(
+            f"event {event_id}'s result of round {number}, table {table} rests on match"
+            f" {match_id}: void it first",
+            event_id=event_id,
+            round=number,
+            table=table,
+        )
+    withdrawal = Withdrawal(match_id, at, by, reason)
+    storage.matches.withdraw(withdrawal)
+    return withdrawal
 
 
 def known_variant(stored: StoredMatch) -> str | None:

@@ -113,3 +113,26 @@ class EventBusyError(RefereeError):
     code = "busy"
     title = "Busy"
     status = 409
+
+
+class UnknownEntrantError(EventError):
+    """A withdrawal of a name that is not one of the event's entrants."""
+
+    code = "unknown_entrant"
+    title = "Unknown entrant"
+
+
+class AlreadyWithdrawnError(RefereeError):
+    """A withdrawal of an entrant withdrawn already."""
+
+    code = "already_withdrawn"
+    title = "Already withdrawn"
+    status = 409
+
+
+class PairingUndecidedError(RefereeError):
+    """A void of a pairing that has no result to void."""
+
+    code = "pairing_undecided"
+    title = "Pairing undecided"
+    status = 409

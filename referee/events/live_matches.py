@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from referee.errors import InvalidPlayersError, NotPlayingError, RefereeError
 from referee.events.results import Played, played
@@ -20,12 +20,15 @@ from referee.storage.stores import Storage
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a pairing's live matches stand: every one finished (``matches``), or one of
-    them cannot give a result (``dispute``)."""
+    """How a pairing's live matches stand: every one finished (``matches``), one of them
+    cannot give a result (``dispute``), or one ended before its first game because a bot
+    did not join in time (``forfeit``: the winner's name, None when neither joined, and
+    the absent names)."""
 
     matches: tuple[Played, ...] = ()
     dispute: str | None = None
     verdict_id: int | None = None
+    forfeit: tuple[str | None, tuple[str, ...]] | None = None
 
 
 def host_of(storage: Storage, setup: EventSetup) -> Token:
@@ -42,6 +45,9 @@ def open_matches(
     """The pairing's live match (a mirrored pair's two, the second with the sides
     swapped on the first's dice), or why it cannot be created (a bot token revoked)."""
     players = {"w": pairing.white, "b": pairing.black}
+    clock = None
+    if setup.reserve_per_point is not None:
+        clock = (setup.reserve_per_point * setup.length, setup.delay or 0)
     try:
         first = live.create(
             storage,
@@ -52,6 +58,8 @@ def open_matches(
             players,
             setup.move_seconds,
             mirrored=setup.mirrored,
+            join_seconds=setup.join_seconds,
+            clock=clock,
         )
         if not setup.mirrored:
             return (first["id"],)
@@ -64,6 +72,8 @@ def open_matches(
             {"w": pairing.black, "b": pairing.white},
             setup.move_seconds,
             dice_of=first["id"],
+            join_seconds=setup.join_seconds,
+            clock=clock,
         )
     except InvalidPlayersError as error:
         return f"the live match cannot be created: {error.message}"
@@ -80,26 +90,43 @@ def abort_matches(storage: Storage, live_ids: Sequence[int], host: Token) -> Non
 
 def outcome(storage: Storage, pairing: StoredPairing, engine: Engine = CHOSEN) -> Outcome | None:
     """The pairing's outcome once all its live matches have ended; None while one plays.
-    A missed deadline is applied first (the player to act loses, LIVE.md §4)."""
+    A missed deadline is applied first (the player to act loses, LIVE.md §4; a bot not
+    joined in time, EVENTS.md §12)."""
     matches = []
     for live_id in pairing.live_ids:
         stored = storage.live.get(live_id)
         if stored is None:
             return Outcome(dispute=f"live match {live_id} is not there")
         status, match_id = stored.progress.status, stored.match_id
+        state = stored.progress.state or {}
         deadline = stored.progress.deadline
-        if status == Status.PLAYING and deadline is not None and time.time() > deadline:
+        if status != Status.FINISHED and deadline is not None and time.time() > deadline:
             match = live.current(storage, live_id)
             status, match_id = match.status, match.match_id
+            state = {"termination": match.table.termination, "winner": match.table.winner}
         if status == Status.ABORTED:
             return Outcome(dispute=f"live match {live_id} was aborted")
         if status != Status.FINISHED:
             return None
+        players = stored.setup.players
+        if state.get("termination") == "no_show":
+            return _no_show(stored.progress.seeds, players, state.get("winner"))
         assert match_id is not None
         record = storage.matches.get(match_id)
         assert record is not None
         found = played(match_id, record.verdict)
         if not found.valid or found.winner is None:
             return Outcome(dispute=f"live match {live_id}'s record is invalid", verdict_id=match_id)
+        if state.get("termination") == "time":  # the record says timeout: its clock ran out
+            found = replace(found, termination="time")
         matches.append(found)
     return Outcome(matches=tuple(matches))
+
+
+def _no_show(
+    seeds: tuple[str | None, str | None], players: tuple[str, str], winner: str | None
+) -> Outcome:
+    """The outcome of a live match no bot (or one) joined in time."""
+    absent = tuple(name for name, seed in zip(players, seeds, strict=True) if seed is None)
+    name = None if winner is None else players[0 if winner == "w" else 1]
+    return Outcome(forfeit=(name, absent))

@@ -126,17 +126,32 @@ def awarded(pairing: StoredPairing, side: str, reason: str, setup: EventSetup) -
     """The host's award: the winner scores the match length in each of the pairing's
     matches, the loser nothing (as a forfeit), termination ``award``."""
     winner = pairing.white if side == "w" else pairing.black
+    return replace(forfeited(pairing, winner, "award", setup), award=reason)
+
+
+def forfeited(
+    pairing: StoredPairing, winner: str | None, termination: str, setup: EventSetup
+) -> StoredPairing:
+    """The pairing decided without its matches (``forfeit``: an entrant withdrew;
+    ``no_show``: one did not join; ``award``): the winner scores the match length in each
+    of its matches, the loser nothing. Without a winner (neither joined) both lose, with
+    no points; a knockout's bracket still needs a name to go on, the higher seed's (White).
+    """
     full = setup.length * (2 if setup.mirrored else 1)
+    if winner is None and setup.format == "knockout":
+        winner = pairing.white
+    points = (0, 0) if winner is None else (full, 0) if winner == pairing.white else (0, full)
     return replace(
         pairing,
         status=PairingStatus.FINISHED,
         match_ids=(),
         winner=winner,
-        points=(full, 0) if side == "w" else (0, full),
-        termination="award",
+        points=points,
+        termination=termination,
         terminations=(),
         draw=False,
-        award=reason,
+        award=None,
+        dispute=None,
     )
 
 

@@ -1,7 +1,9 @@
 """The next round of an event from what has happened (EVENTS.md §5): the format's pairing
 over the seed order or the current standings, written as the round's pairings and byes;
 the event finishes when its last round has every result (a Swiss also when no round can
-be paired without a rematch)."""
+be paired without a rematch). A withdrawn entrant (EVENTS.md §11) is paired no more: a
+Swiss leaves it out, a round robin's or a knockout's pairing of it is forfeited to the
+opponent at once (the Berger table and the bracket stay as they are)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from referee.events.pairing import (
     round_robin,
     swiss,
 )
+from referee.events.results import forfeited
 from referee.events.standings import Standing, standings, swiss_history
 from referee.events.state import EventStatus, Format, Kind, PairingStatus, Working
 from referee.storage.model import StoredPairing
@@ -39,7 +42,7 @@ def plan(working: Working, number: int) -> Plan | None:
     if setup.format == Format.SWISS:
         lines = table(working)
         points = {line.name: line.match_points for line in lines}
-        ranked = [line.name for line in lines]
+        ranked = [line.name for line in lines if line.name not in working.withdrawn]
         return swiss(ranked, points, swiss_history(working.rounds_so_far()))
     field = knockout_field(seeds)
     winners = {
@@ -53,10 +56,13 @@ def plan(working: Working, number: int) -> Plan | None:
 
 
 def advance(working: Working) -> bool:
-    """Pair the next round while the current one has every result, or finish the event;
-    whether a round was paired that has live matches to create."""
+    """Pair the next round while every round so far has every result (a voided one is
+    played again first), or finish the event; whether a round was paired that has live
+    matches to create."""
     paired_live = False
-    while working.status == EventStatus.RUNNING and working.decided(working.round):
+    while working.status == EventStatus.RUNNING and all(
+        working.decided(number) for number in range(1, working.round + 1)
+    ):
         if working.round >= working.setup.rounds:
             working.status = EventStatus.FINISHED
             break
@@ -67,12 +73,23 @@ def advance(working: Working) -> bool:
             break
         bots = working.setup.kind == Kind.BOTS
         status = PairingStatus.PLAYING if bots else PairingStatus.PENDING
-        for at, (white, black) in enumerate(planned.pairings, start=1):
-            working.put(
-                StoredPairing(round=number, table=at, white=white, black=black, status=status)
-            )
-        for name in planned.byes:
-            working.add_bye(number, name)
         working.round = number
-        paired_live = paired_live or (bots and bool(planned.pairings))
+        for at, (white, black) in enumerate(planned.pairings, start=1):
+            pairing = StoredPairing(round=number, table=at, white=white, black=black, status=status)
+            working.put(pairing)
+            paired_live = paired_live or bots
+            gone = [name for name in (white, black) if name in working.withdrawn]
+            if gone:
+                forfeit_withdrawn(working, pairing, gone)
+        for name in planned.byes:
+            if name not in working.withdrawn:
+                working.add_bye(number, name)
     return paired_live
+
+
+def forfeit_withdrawn(working: Working, pairing: StoredPairing, gone: list[str]) -> None:
+    """A pairing of a withdrawn entrant (or two) is forfeited: the other wins."""
+    stays = [name for name in (pairing.white, pairing.black) if name not in gone]
+    winner = stays[0] if stays else None
+    working.put(forfeited(pairing, winner, "forfeit", working.setup))
+    working.note("forfeit", "server", f"{' and '.join(gone)} withdrew", pairing, gone[0])

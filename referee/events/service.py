@@ -15,7 +15,7 @@ finds them attached by another aborts its own.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -26,7 +26,15 @@ from referee.events import errors
 from referee.events.live_matches import abort_matches, host_of, open_matches, outcome
 from referee.events.pairing import knockout_rounds, round_robin_rounds
 from referee.events.rated import rating_of, within_limit
-from referee.events.results import awarded, decide, name_key, played, problem, rated_matches
+from referee.events.results import (
+    awarded,
+    decide,
+    forfeited,
+    name_key,
+    played,
+    problem,
+    rated_matches,
+)
 from referee.events.rounds import advance
 from referee.events.state import (
     EventStatus,
@@ -71,7 +79,7 @@ Change = Callable[[Working], None]
 """Changes a freshly read event in memory (or raises)."""
 
 
-def _changed(storage: Storage, event_id: int, change: Change) -> Working:
+def changed(storage: Storage, event_id: int, change: Change) -> Working:
     """Read, change and save, again while another change got in first; the event as
     saved (or as read, when the change left nothing to save)."""
     for _ in range(MAX_ATTEMPTS):
@@ -87,7 +95,7 @@ def _changed(storage: Storage, event_id: int, change: Change) -> Working:
     raise errors.EventBusyError(f"event {event_id} kept changing; send the request again")
 
 
-def _host(working: Working, caller: Token) -> None:
+def check_host(working: Working, caller: Token) -> None:
     if Scope.LIVE_HOST not in caller.scopes or caller.id != working.setup.host_token_id:
         raise ForbiddenError(f"only the host who created event {working.id} may do this")
 
@@ -111,6 +119,9 @@ class EventRequest:
     move_seconds: int = 60
     mirrored: bool = False
     rated: bool = True
+    join_seconds: int = 300
+    reserve_per_point: int | None = None
+    delay: int = 0
 
 
 def create(storage: Storage, host: Token, request: EventRequest) -> int:
@@ -148,6 +159,9 @@ def create(storage: Storage, host: Token, request: EventRequest) -> int:
         mirrored=request.mirrored,
         rated=request.rated,
         host_token_id=host.id,
+        join_seconds=request.join_seconds if request.kind == Kind.BOTS else None,
+        reserve_per_point=request.reserve_per_point if request.kind == Kind.BOTS else None,
+        delay=request.delay if request.reserve_per_point and request.kind == Kind.BOTS else None,
     )
     return storage.events.create(setup)
 
@@ -213,15 +227,14 @@ def start(storage: Storage, event_id: int, host: Token, engine: Engine = CHOSEN)
     seeds = provisional_seeds(storage, stored.setup)
 
     def started(working: Working) -> None:
-        _host(working, host)
+        check_host(working, host)
         if working.status != EventStatus.OPEN:
             raise errors.EventStateError(f"event {event_id} is {working.status}, not open")
         working.set_seeds(seeds)
         working.status = EventStatus.RUNNING
-        if advance(working):
-            working.lease_until = time.time() + LEASE_SECONDS
+        advanced(working)
 
-    working = _changed(storage, event_id, started)
+    working = changed(storage, event_id, started)
     if working.lease_until is not None:
         create_live_matches(storage, event_id, held=True)
 
@@ -264,39 +277,91 @@ def waiting_matches(storage: Storage, event_id: int) -> dict[int, int]:
 
 
 def settle(storage: Storage, event_id: int, engine: Engine = CHOSEN) -> None:
-    """Take the results of the live matches that have finished and pair the next round
-    when the current one has every result (any worker, any time: idempotent); then
-    create the live matches the round still lacks."""
+    """Take the results of the live matches that have finished, withdraw the bots whose
+    tokens were revoked, and pair the next round when the current one has every result
+    (any worker, any time: idempotent); then create the live matches the round still
+    lacks and abort those of pairings forfeited meanwhile."""
     paired = False
+    spare: list[int] = []
+    revoked = _revoked(storage)
 
     def settled(working: Working) -> None:
         nonlocal paired
+        spare.clear()
         if working.status != EventStatus.RUNNING:
             return
         if working.setup.kind == Kind.BOTS:
-            for pairing in working.in_round(working.round):
+            for pairing in list(working.pairings.values()):
                 if pairing.status == PairingStatus.PLAYING and pairing.live_ids:
-                    _take_outcome(storage, working, pairing, engine)
-        paired = advance(working)
-        if paired:
-            working.lease_until = time.time() + LEASE_SECONDS
+                    spare.extend(_take_outcome(storage, working, pairing, engine))
+            for name in sorted(revoked & set(working.seed_names()) - set(working.withdrawn)):
+                spare.extend(withdrawn(working, name, "server", "the bot's token was revoked"))
+        paired = advanced(working)
 
-    _changed(storage, event_id, settled)
-    create_live_matches(storage, event_id, held=paired)
+    follow_up(storage, changed(storage, event_id, settled), spare, paired)
+
+
+def advanced(working: Working) -> bool:
+    """Pair what can be paired (``advance``); a round paired with live matches to create
+    takes the lease on creating them. Whether one was."""
+    paired = advance(working)
+    if paired:
+        working.lease_until = time.time() + LEASE_SECONDS
+    return paired
+
+
+def follow_up(storage: Storage, saved: Working, spare: Sequence[int], paired: bool) -> None:
+    """After a change: abort the live matches of the pairings it decided without them
+    (``spare``), and create those the event's pairings still lack."""
+    if spare:
+        abort_matches(storage, spare, host_of(storage, saved.setup))
+    create_live_matches(storage, saved.id, held=paired)
+
+
+def _revoked(storage: Storage) -> set[str]:
+    """The names of the bot tokens revoked (and of no live bot token)."""
+    tokens = [token for token in storage.tokens.all() if Scope.PLAY in token.scopes]
+    live = {token.name for token in tokens if token.revoked_at is None}
+    return {token.name for token in tokens if token.name and token.name not in live}
+
+
+def withdrawn(working: Working, name: str, by: str, reason: str) -> list[int]:
+    """Withdraw an entrant (EVENTS.md §11): paired no more, and each undecided pairing of
+    it forfeited to the opponent; the live matches of those pairings, to abort."""
+    working.withdraw(name)
+    working.note("withdraw", by, reason, name=name)
+    spare: list[int] = []
+    for pairing in list(working.pairings.values()):
+        undecided = pairing.status != PairingStatus.FINISHED
+        if undecided and name in (pairing.white, pairing.black):
+            other = pairing.black if name == pairing.white else pairing.white
+            spare.extend(pairing.live_ids)
+            working.put(forfeited(pairing, other, "forfeit", working.setup))
+            working.note("forfeit", by, f"{name} withdrew: {reason}", pairing, name)
+    return spare
 
 
 def _take_outcome(
     storage: Storage, working: Working, pairing: StoredPairing, engine: Engine
-) -> None:
+) -> tuple[int, ...]:
+    """The pairing's result once its live matches give one; the live matches to abort (a
+    mirrored pair decided by a no-show in one of its matches: the other)."""
     found = outcome(storage, pairing, engine)
     if found is None:
-        return
+        return ()
+    if found.forfeit is not None:
+        winner, absent = found.forfeit
+        working.put(forfeited(pairing, winner, "no_show", working.setup))
+        why = f"{' and '.join(absent)} did not join within {working.setup.join_seconds} s"
+        working.note("no_show", "server", why, pairing, absent[0])
+        return pairing.live_ids
     if found.dispute is not None:
         working.put(disputed(pairing, found.dispute, found.verdict_id))
-        return
-    working.put(decide(pairing, found.matches))
-    rated = rated_matches(working.id, working.setup, pairing, found.matches)
-    working.rated.extend(within_limit(storage, working.rated, rated))
+    else:
+        working.put(decide(pairing, found.matches))
+        rated = rated_matches(working.id, working.setup, pairing, found.matches)
+        working.rated.extend(within_limit(storage, working.rated, rated))
+    return ()
 
 
 def create_live_matches(storage: Storage, event_id: int, held: bool = False) -> None:
@@ -317,15 +382,14 @@ def create_live_matches(storage: Storage, event_id: int, held: bool = False) -> 
             working.lease_until = time.time() + LEASE_SECONDS
 
         try:
-            _changed(storage, event_id, leased)
+            changed(storage, event_id, leased)
         except (EventConflictError, errors.EventBusyError):
             return  # someone changed it meanwhile: the next look decides
     stored = load(storage, event_id)
     host = host_of(storage, stored.setup)
     made: dict[int, tuple[int, ...] | str] = {}
     for pairing in stored.pairings:
-        waiting = pairing.round == stored.round and pairing.status == PairingStatus.PLAYING
-        if waiting and not pairing.live_ids:
+        if pairing.status == PairingStatus.PLAYING and not pairing.live_ids:
             made[pairing.table] = open_matches(storage, stored.setup, pairing, host)
     _attach(storage, event_id, stored.round, made, host)
 
@@ -353,7 +417,7 @@ def _attach(
         working.lease_until = None
 
     try:
-        _changed(storage, event_id, attached)
+        changed(storage, event_id, attached)
     except errors.EventBusyError:
         spare = [i for created in made.values() if isinstance(created, tuple) for i in created]
     abort_matches(storage, spare, host)
@@ -412,7 +476,7 @@ def submit_record(
             working.rated.extend(within_limit(storage, working.rated, rated))
         advance(working)
 
-    saved = _changed(storage, event_id, recorded)
+    saved = changed(storage, event_id, recorded)
     return Submitted(saved.pairings[(number, table)], stored.id, stored.duplicate, match.verdict)
 
 
@@ -430,7 +494,7 @@ def _open_pairing(
     working: Working, number: int, table: int, host: Token, records: bool = False
 ) -> StoredPairing:
     """The pairing a record or an award is for, which must exist and have no result."""
-    _host(working, host)
+    check_host(working, host)
     if records and working.setup.kind != Kind.RECORDS:
         raise errors.WrongKindError("a bots event's matches are played live, not submitted")
     if working.status != EventStatus.RUNNING:
@@ -463,13 +527,11 @@ def award(
         nonlocal live_ids, paired
         pairing = _open_pairing(working, number, table, host)
         live_ids = pairing.live_ids
-        working.put(awarded(pairing, side, reason, working.setup))
-        paired = advance(working)
-        if paired:
-            working.lease_until = time.time() + LEASE_SECONDS
+        result = awarded(pairing, side, reason, working.setup)
+        working.put(result)
+        working.note("award", host.name or "host", reason, pairing, result.winner)
+        paired = advanced(working)
 
-    saved = _changed(storage, event_id, decided)
-    if live_ids:
-        abort_matches(storage, live_ids, host_of(storage, saved.setup))
-    create_live_matches(storage, event_id, held=paired)
+    saved = changed(storage, event_id, decided)
+    follow_up(storage, saved, live_ids, paired)
     return saved.pairings[(number, table)]

@@ -15,11 +15,13 @@ WIN, DRAW = 1.0, 0.5
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """How a pairing ended: the winner's name (None: drawn) and the points, White's and
-    Black's (for a mirrored pair each entrant's own over the two matches)."""
+    """How a pairing ended: the winner's name (None: drawn, or lost by both when
+    ``both_lost``: neither came, EVENTS.md §12) and the points, White's and Black's (for a
+    mirrored pair each entrant's own over the two matches)."""
 
     winner: str | None
     points: tuple[int, int]
+    both_lost: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +101,10 @@ def _count(table: dict[str, Standing], meeting: Meeting, result: Result, most: i
         line = table[name]
         line.points_for += counted[side]
         line.points_against += counted[1 - side]
-        if result.winner is None:
+        if result.both_lost:
+            line.losses += 1
+            gained = 0.0
+        elif result.winner is None:
             line.draws += 1
             gained = DRAW
         elif result.winner == name:

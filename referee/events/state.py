@@ -5,10 +5,12 @@ functions see it (seed order, rounds so far, results)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import UTC, datetime
 from enum import StrEnum
 
 from referee.events.standings import Meeting, Result, RoundSoFar
 from referee.storage.model import (
+    Correction,
     EventChange,
     EventSetup,
     RatedMatch,
@@ -57,6 +59,11 @@ class Working:
         self.new_byes: list[tuple[int, str]] = []
         self.rated: list[RatedMatch] = []
         self.seeds_changed = False
+        self.withdrawn = dict(stored.withdrawn)
+        """The entrants withdrawn, each with the last round it was paired in."""
+        self.new_withdrawn: list[tuple[str, int]] = []
+        self.corrections: list[Correction] = []
+        self.unrated: list[int] = []
 
     @property
     def setup(self) -> EventSetup:
@@ -80,6 +87,9 @@ class Working:
             or self.new_byes
             or self.rated
             or self.seeds_changed
+            or self.new_withdrawn
+            or self.corrections
+            or self.unrated
             or (self.status, self.round, self.lease_until)
             != (stored.status, stored.round, stored.lease_until)
         )
@@ -107,6 +117,33 @@ class Working:
         self.byes.append((number, name))
         self.new_byes.append((number, name))
 
+    def withdraw(self, name: str) -> None:
+        """Pair ``name`` no more, from the next round on."""
+        self.withdrawn[name] = self.round
+        self.new_withdrawn.append((name, self.round))
+
+    def note(
+        self,
+        action: str,
+        by: str,
+        reason: str,
+        pairing: StoredPairing | None = None,
+        name: str | None = None,
+    ) -> None:
+        """Add an entry to the event's ledger: what was done, by whom and why, to which
+        pairing (its round and table) and which entrant."""
+        self.corrections.append(
+            Correction(
+                at=datetime.now(UTC).isoformat(timespec="seconds"),
+                by=by,
+                action=action,
+                round=None if pairing is None else pairing.round,
+                table=None if pairing is None else pairing.table,
+                name=name,
+                reason=reason,
+            )
+        )
+
     def decided(self, number: int) -> bool:
         """Whether every pairing of round ``number`` has its result."""
         return all(p.status == PairingStatus.FINISHED for p in self.in_round(number))
@@ -132,6 +169,9 @@ class Working:
             byes=tuple(self.new_byes),
             lease_until=self.lease_until,
             rated=tuple(self.rated),
+            unrated=tuple(self.unrated),
+            withdrawn=tuple(self.new_withdrawn),
+            corrections=tuple(self.corrections),
         )
 
 
@@ -139,7 +179,8 @@ def meeting(pairing: StoredPairing) -> Meeting:
     """A pairing as standings see it: a result once it is finished."""
     result = None
     if pairing.status == PairingStatus.FINISHED and pairing.points is not None:
-        result = Result(None if pairing.draw else pairing.winner, pairing.points)
+        both_lost = pairing.winner is None and not pairing.draw
+        result = Result(None if pairing.draw else pairing.winner, pairing.points, both_lost)
     return Meeting(pairing.white, pairing.black, result)
 
 

@@ -11,6 +11,7 @@ from referee.events.service import provisional_seeds
 from referee.events.standings import Standing
 from referee.events.state import EventStatus, Working
 from referee.storage.model import (
+    Correction,
     EventSummary,
     PlayerRating,
     RatingStep,
@@ -39,6 +40,11 @@ def event_json(storage: Storage, stored: StoredEvent) -> dict[str, Any]:
         "mirrored": setup.mirrored,
         "rated": setup.rated,
         "move_seconds": setup.move_seconds,
+        "join_seconds": setup.join_seconds,
+        "clock": None
+        if setup.reserve_per_point is None
+        else {"reserve_per_point": setup.reserve_per_point, "delay": setup.delay or 0},
+        "withdrawn": [name for name, _ in stored.withdrawn],
         "status": stored.status,
         "round": stored.round,
         "created_at": stored.created_at,
@@ -78,6 +84,20 @@ def pairing_json(pairing: StoredPairing) -> dict[str, Any]:
         "award": award,
         "verdict_id": pairing.verdict_id,
         "dispute": pairing.dispute,
+    }
+
+
+def correction_json(correction: Correction) -> dict[str, Any]:
+    """An entry of the event's ledger (EVENTS.md §11)."""
+    return {
+        "seq": correction.seq,
+        "at": correction.at,
+        "by": correction.by,
+        "action": correction.action,
+        "round": correction.round,
+        "table": correction.table,
+        "name": correction.name,
+        "reason": correction.reason,
     }
 
 

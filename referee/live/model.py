@@ -47,6 +47,15 @@ class LiveMatch:
     """Whose dice the match throws: its own id, or the first match's of its mirrored pair."""
     mirrored: bool = False
     """A match of a mirrored pair (EVENTS.md §7): no client seeds in its dice."""
+    join_seconds: int | None = None
+    """How long the bots have to join (None: the match waits for them)."""
+    clock: tuple[int, int] | None = None
+    """The backgammon clock (EVENTS.md §12): each player's reserve at the start and the
+    delay per decision, in seconds (None: ``move_seconds`` per decision)."""
+    reserves: dict[str, float] | None = None
+    """The clock's reserves by side as the current decision began."""
+    turn_seconds: float | None = None
+    """The full time of what the match awaits now (None: ``move_seconds``)."""
 
     @classmethod
     def from_stored(cls, stored: StoredLive, engine: Engine = CHOSEN) -> LiveMatch:
@@ -70,6 +79,12 @@ class LiveMatch:
             created_at=stored.created_at,
             dice_id=setup.dice_id or stored.id,
             mirrored=setup.mirrored,
+            join_seconds=setup.join_seconds,
+            clock=None if setup.reserve is None else (setup.reserve, setup.delay or 0),
+            reserves=None
+            if progress.reserves is None
+            else {"w": progress.reserves[0], "b": progress.reserves[1]},
+            turn_seconds=progress.turn_seconds,
         )
 
     def progress(self) -> LiveProgress:
@@ -82,6 +97,8 @@ class LiveMatch:
             deadline=self.deadline,
             state=table_json(self.table) if self.table.changed else None,
             throws=self.throws,
+            reserves=None if self.reserves is None else (self.reserves["w"], self.reserves["b"]),
+            turn_seconds=self.turn_seconds,
         )
 
     @property

@@ -37,7 +37,7 @@ def match_record(
     }
     if match.dice_id != match.id or match.mirrored:
         tags["DiceId"] = str(match.dice_id)  # a mirrored pair's dice (EVENTS.md §7)
-    if table.termination == "timeout":
+    if table.termination in ("timeout", "time"):  # "time": the clock ran out (EVENTS.md §12)
         tags["Termination"] = "timeout"  # the last game's Wins line is the award, not a resignation
     games = game_texts(entries, table.length, (match.players["w"], match.players["b"]))
     return write_mat(MatchText(tags, (), table.length, games))

@@ -31,6 +31,7 @@ from referee.live.model import LiveMatch, Status
 from referee.live.record import checked_record
 from referee.live.shapes import (
     ActionView,
+    ClockView,
     ProofView,
     StateView,
     dump_action,
@@ -44,6 +45,7 @@ from referee.scopes import Scope
 from referee.storage.errors import LiveConflictError, StorageError
 from referee.storage.model import LiveChange, LiveProgress, LiveSetup, Throw, Token
 from referee.storage.stores import Storage
+from vocabulary import Side
 
 DEFAULT_MOVE_SECONDS = 60
 MAX_ATTEMPTS = 20
@@ -109,7 +111,42 @@ def _change(storage: Storage, live_id: int, change: Change, engine: Engine = CHO
 
 
 def _deadline(match: LiveMatch) -> float:
-    return time.time() + match.move_seconds
+    """The deadline of the decision now due, from now: ``move_seconds``, or on a clock its
+    delay and the reserve of the side to act (EVENTS.md §12), kept as the turn's full time
+    (``turn_seconds``, what a restart gives again)."""
+    side = match.table.to_act()
+    if match.clock is None or match.reserves is None or side is None:
+        match.turn_seconds = None
+        return time.time() + match.move_seconds
+    match.turn_seconds = match.clock[1] + match.reserves[str(side)]
+    return time.time() + match.turn_seconds
+
+
+def _spend(match: LiveMatch) -> None:
+    """On a clock, the side acting now pays the time it took beyond the delay out of its
+    reserve: what is left to the deadline, if that is less."""
+    side = match.table.to_act()
+    if match.reserves is None or match.deadline is None or side is None:
+        return
+    left = max(0.0, match.deadline - time.time())
+    match.reserves[str(side)] = min(match.reserves[str(side)], left)
+
+
+def _lapse(match: LiveMatch, thrown: _Dice) -> None:
+    """The deadline passed: a match waiting for its bots ends by ``no_show`` (whoever
+    joined wins), the player to act loses on ``time`` (a clock) or by ``timeout``."""
+    if match.status == Status.WAITING:
+        present = [side for side, seed in match.seeds.items() if seed is not None]
+        match.table.no_show(Side(present[0]) if present else None)
+        match.status, match.deadline = Status.FINISHED, None
+        return
+    if match.reserves is None:
+        match.table.time_out(thrown)
+        return
+    side = match.table.to_act()
+    if side is not None:
+        match.reserves[str(side)] = 0.0
+    match.table.time_out(thrown, "time")
 
 
 # -- the service ------------------------------------------------------------------------
@@ -139,11 +176,15 @@ def create(
     move_seconds: int = DEFAULT_MOVE_SECONDS,
     mirrored: bool = False,
     dice_of: int | None = None,
+    join_seconds: int | None = None,
+    clock: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """A new live match waiting for its two bots; the server seed is drawn and committed.
     A match of a mirrored pair (EVENTS.md §7, ``mirrored``) throws its dice without client
     seeds; its twin (``dice_of``: the pair's first match) shares that match's server seed,
-    commitment and dice id, so throw k of one is throw k of the other."""
+    commitment and dice id, so throw k of one is throw k of the other. With
+    ``join_seconds`` a bot that has not joined by then loses by ``no_show``; ``clock``
+    (reserve, delay) plays on the backgammon clock (EVENTS.md §12)."""
     _check_players(storage, players)
     variant_class = find_variant(variant)
     rules = variant_class.options_with(options)
@@ -166,14 +207,19 @@ def create(
         commitment=dice.commitment(seed),
         dice_id=dice_of,
         mirrored=mirrored,
+        join_seconds=join_seconds,
+        reserve=None if clock is None else clock[0],
+        delay=None if clock is None else clock[1],
     )
     start = LiveProgress(
         status=Status.WAITING,
         ply=0,
         seeds=(None, None),
-        deadline=None,
+        deadline=None if join_seconds is None else time.time() + join_seconds,
         state=table_json(table),
         throws=0,
+        reserves=None if clock is None else (float(clock[0]), float(clock[0])),
+        turn_seconds=join_seconds,
     )
     return state(storage, storage.live.create(setup, start))
 
@@ -188,6 +234,9 @@ def join(
         sides = match.sides_of(bot)
         if not sides:
             raise ForbiddenError(f"{bot.name!r} is not a player of live match {live_id}")
+        if _expired(storage, match):  # too late to join: the match ended by no-show
+            _lapse(match, thrown)
+            return True
         if match.status != Status.WAITING or all(match.seeds[s] == seed for s in sides):
             return False  # a bot that joins again (to resume) changes nothing once play began
         for side in sides:
@@ -223,7 +272,7 @@ def act(
         if not sides:
             raise ForbiddenError(f"{bot.name!r} is not a player of live match {live_id}")
         if _expired(storage, match):  # a deadline missed while the service served is lost
-            match.table.time_out(thrown)
+            _lapse(match, thrown)
             timed_out = True
             return True
         if match.status != Status.PLAYING:
@@ -235,6 +284,7 @@ def act(
         to_act = match.table.to_act()
         if to_act is None or str(to_act) not in sides:
             raise ForbiddenError(f"it is not {bot.name!r}'s turn to act", ply=match.ply)
+        _spend(match)  # a refused action raises: nothing of the change is saved
         match.table.apply(to_act, Action(action), thrown, **details)
         match.ply += 1
         match.deadline = _deadline(match)
@@ -279,16 +329,17 @@ def current(storage: Storage, live_id: int) -> LiveMatch:
     def expired(match: LiveMatch, thrown: _Dice) -> bool:
         if not _expired(storage, match):
             return False
-        match.table.time_out(thrown)
+        _lapse(match, thrown)
         return True
 
     return _change(storage, live_id, expired)
 
 
 def _expired(storage: Storage, match: LiveMatch) -> bool:
-    """Whether the match in play has missed its deadline while the service's clock ran
-    (suspended, the gap is mended with a fresh full time: ``beat``)."""
-    if match.status != Status.PLAYING or match.deadline is None:
+    """Whether the match in play (or waiting for its bots) has missed its deadline while
+    the service's clock ran (suspended, the gap is mended with a fresh full time:
+    ``beat``)."""
+    if match.status not in (Status.PLAYING, Status.WAITING) or match.deadline is None:
         return False
     return time.time() > match.deadline and CLOCK.runs(storage)
 
@@ -358,8 +409,18 @@ def state_json(match: LiveMatch) -> dict[str, Any]:
             created_at=match.created_at,
             last_action=_action_view(last, number) if last is not None and number else None,
             dice_id=match.dice_id,
+            join_seconds=match.join_seconds,
+            join_deadline=_iso(match.deadline) if match.status == Status.WAITING else None,
+            clock=_clock_view(match),
         )
     )
+
+
+def _clock_view(match: LiveMatch) -> ClockView | None:
+    if match.clock is None or match.reserves is None:
+        return None
+    reserves = {side: round(left, 3) for side, left in match.reserves.items()}
+    return ClockView(reserve=match.clock[0], delay=match.clock[1], reserves=reserves)
 
 
 def _iso(epoch: float | None) -> str | None:

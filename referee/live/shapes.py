@@ -52,6 +52,21 @@ class LastAction(Shape):
     value = fields.Integer(required=True, allow_none=True)
 
 
+class LiveClock(Shape):
+    reserve = fields.Integer(
+        required=True, metadata={"description": "each player's reserve at the start, seconds"}
+    )
+    delay = fields.Integer(
+        required=True, metadata={"description": "each decision's time before the reserve runs"}
+    )
+    reserves = fields.Dict(
+        keys=fields.String(),
+        values=fields.Float(),
+        required=True,
+        metadata={"description": "each side's reserve as the current decision began"},
+    )
+
+
 class LiveState(Shape):
     id = fields.Integer(required=True)
     variant = fields.String(required=True)
@@ -98,6 +113,23 @@ class LiveState(Shape):
         },
     )
 
+    join_seconds = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "how long the bots have to join (null: the match waits)"},
+    )
+    join_deadline = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "while waiting: when a bot not joined loses by no_show"},
+    )
+    clock = fields.Nested(
+        LiveClock,
+        required=True,
+        allow_none=True,
+        metadata={"description": "the backgammon clock (docs/events.md#13-2); null: move_seconds"},
+    )
+
     omitted_when_none = ("you",)
 
 
@@ -134,6 +166,15 @@ class ActionView:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockView:
+    """A live match's clock as ``LiveClock`` shows it."""
+
+    reserve: int
+    delay: int
+    reserves: dict[str, float]
+
+
+@dataclass(frozen=True, slots=True)
 class StateView:
     """The state of a live match as LIVE.md §3 names its fields."""
 
@@ -166,6 +207,9 @@ class StateView:
     last_action: ActionView | None = None
     you: list[str] | None = None
     dice_id: int = 0
+    join_seconds: int | None = None
+    join_deadline: str | None = None
+    clock: ClockView | None = None
 
 
 @dataclass(frozen=True, slots=True)

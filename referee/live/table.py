@@ -9,7 +9,7 @@ from outside (``DiceSource``); ``referee.live.codec`` saves and loads a table.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Protocol
@@ -281,9 +281,10 @@ class Table:
         self._note(side.other, ActionKind.WIN, value=flow.result.points)
         self._end_game(flow, dice)
 
-    def time_out(self, dice: DiceSource) -> None:
+    def time_out(self, dice: DiceSource, termination: str = "timeout") -> None:
         """The side to act missed its deadline: it loses the match, or the money game worth
-        the cube (LIVE.md §4)."""
+        the cube (LIVE.md §4); ``termination`` ``time`` when its clock's reserve ran out
+        (EVENTS.md §12)."""
         side = self.to_act()
         assert side is not None
         winner = side.other
@@ -294,7 +295,14 @@ class Table:
         self.changed = True
         self._note(winner, ActionKind.WIN, value=points)
         self._finish_game(self.flow.timed_out(winner, points))
-        self.termination = "timeout"
+        self.termination = termination
+
+    def no_show(self, present: Side | None) -> None:
+        """The match ends before its first game: a player did not join in time and the
+        one who did (``present``; None: neither joined) wins (EVENTS.md §12)."""
+        self.changed = True
+        self.match = replace(self.match, winner=present)
+        self.termination = "no_show"
 
     # -- ends -----------------------------------------------------------------------------
 

@@ -72,6 +72,17 @@ class Stored:
 
 
 @dataclass(frozen=True, slots=True)
+class Withdrawal:
+    """A match withdrawn from the archive's reads and searches (EVENTS.md §11), kept for
+    audit: when, by whom (the token's name) and why."""
+
+    match_id: int
+    at: str
+    by: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class MatchQuery:
     """Filters of ``GET /v1/matches``; None means "any". ``text``: words that must all
     appear in the players' names, the event or the site; ``after_id``: the cursor (the
@@ -133,6 +144,12 @@ class LiveSetup:
     commitment: str
     dice_id: int | None = None
     mirrored: bool = False
+    join_seconds: int | None = None
+    """How long the bots have to join (EVENTS.md §12; None: the match waits for them)."""
+    reserve: int | None = None
+    """The backgammon clock's reserve of each player at the start, in seconds (None: no
+    clock, each decision has ``move_seconds``), and its delay per decision."""
+    delay: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +165,12 @@ class LiveProgress:
     deadline: float | None
     state: dict[str, Any] | None
     throws: int
+    reserves: tuple[float, float] | None = None
+    """The clock's reserves (white's, black's) as the current decision began (None: no
+    clock)."""
+    turn_seconds: float | None = None
+    """The full time of what the match awaits now (a decision, or the bots' joining): what
+    a restart gives again from its start (None: ``move_seconds``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,6 +314,12 @@ class EventSetup:
     mirrored: bool
     rated: bool
     host_token_id: int | None
+    join_seconds: int | None = None
+    """How long its live matches wait for their bots (EVENTS.md §12)."""
+    reserve_per_point: int | None = None
+    """The backgammon clock of its live matches: the reserve per point of the match length
+    and the delay per decision, in seconds (None: ``move_seconds`` per decision)."""
+    delay: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,6 +374,24 @@ class StoredEvent:
     lease_until: float | None
     created_at: str
     updated_at: str
+    withdrawn: tuple[tuple[str, int], ...] = ()
+    """The entrants withdrawn (EVENTS.md §11), each with the last round it was paired in."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Correction:
+    """An entry of an event's ledger (EVENTS.md §11): a void, a withdrawal, an award, a
+    forfeit or a no-show, by whom (a token's name, or ``server``) and why; ``seq`` numbers
+    the entries as they were added (0 in a change not saved yet)."""
+
+    seq: int = 0
+    at: str
+    by: str
+    action: str
+    round: int | None = None
+    table: int | None = None
+    name: str | None = None
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,6 +423,13 @@ class EventChange:
     byes: tuple[tuple[int, str], ...] = ()
     lease_until: float | None = None
     rated: tuple[RatedMatch, ...] = ()
+    unrated: tuple[int, ...] = ()
+    """Matches whose results were voided: out of the ratings' ledger, and the variant's
+    kept ratings computed again."""
+    withdrawn: tuple[tuple[str, int], ...] = ()
+    """Entrants it withdraws, each with the last round it was paired in."""
+    corrections: tuple[Correction, ...] = ()
+    """What it adds to the event's ledger."""
 
 
 @dataclass(frozen=True, slots=True)

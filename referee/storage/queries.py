@@ -28,9 +28,12 @@ LIVE_LOG = "SELECT entries FROM live_log WHERE live_id = ? ORDER BY version"
 LIVE_APPEND = "INSERT INTO live_log (live_id, version, ply, entries, state) VALUES (?, ?, ?, ?, ?)"
 LIVE_THROW = "INSERT INTO live_throws (live_id, k, die1, die2, game, use) VALUES (?, ?, ?, ?, ?, ?)"
 LIVE_REFRESH = (
-    "UPDATE live_matches SET deadline = ? + move_seconds, version = version + 1"
-    " WHERE status = 'playing'"
+    "UPDATE live_matches SET deadline = ? + coalesce(turn_seconds, move_seconds),"
+    " version = version + 1"
+    " WHERE status = 'playing' OR (status = 'waiting' AND deadline IS NOT NULL)"
 )
+"""What every match awaits gets its full time again from now: the decision in play (its
+``move_seconds``, or its clock's delay and the reserve it began with), the bots' joining."""
 
 CLOCK_READ = "SELECT served_at FROM live_clock WHERE id = 1"
 CLOCK_BEAT = (

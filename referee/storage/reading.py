@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
-from referee.storage.model import MatchQuery, MatchSummary, StoredMatch
+from referee.storage.model import MatchQuery, MatchSummary, StoredMatch, Withdrawal
 from referee.storage.rows import STORED_COLUMNS, SUMMARY_COLUMNS, Row, stored_match, summary
 from referee.storage.shared import pages
 
@@ -18,6 +18,19 @@ class Reader(Protocol):
     def rows(self, sql: str, arguments: Sequence[object] = ()) -> Sequence[Row]: ...
 
     def row(self, sql: str, arguments: Sequence[object] = ()) -> Row | None: ...
+
+
+NOT_WITHDRAWN = "id NOT IN (SELECT match_id FROM match_withdrawals)"
+"""A search's condition: matches withdrawn (EVENTS.md §11) are found no more."""
+WITHDRAW = (
+    "INSERT INTO match_withdrawals (match_id, at, by_name, reason) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (match_id) DO NOTHING"
+)
+
+
+def withdrawal_row(withdrawal: Withdrawal) -> tuple[object, ...]:
+    """The arguments of ``WITHDRAW``."""
+    return (withdrawal.match_id, withdrawal.at, withdrawal.by, withdrawal.reason)
 
 
 class MatchReads:
@@ -35,12 +48,24 @@ class MatchReads:
 
     def search(self, query: MatchQuery) -> list[MatchSummary]:
         where, arguments = self.filters(query)
-        sql = f"SELECT {SUMMARY_COLUMNS} FROM matches WHERE {where} ORDER BY id DESC LIMIT ?"
+        sql = (
+            f"SELECT {SUMMARY_COLUMNS} FROM matches WHERE {where} AND {NOT_WITHDRAWN}"
+            " ORDER BY id DESC LIMIT ?"
+        )
         rows = self.database.rows(sql, [*arguments, query.page_size])
         return [summary(row) for row in rows]
 
     def iterate(self, query: MatchQuery) -> Iterator[MatchSummary]:
         return pages(self.search, query)
+
+    def withdrawal(self, match_id: int) -> Withdrawal | None:
+        row = self.database.row(
+            "SELECT match_id, at, by_name, reason FROM match_withdrawals WHERE match_id = ?",
+            [match_id],
+        )
+        if row is None:
+            return None
+        return Withdrawal(row["match_id"], row["at"], row["by_name"], row["reason"])
 
     def games_of(self, match_id: int) -> int | None:
         row = self.database.row("SELECT games FROM matches WHERE id = ?", [match_id])

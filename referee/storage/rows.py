@@ -125,6 +125,9 @@ def live_setup_row(setup: LiveSetup) -> dict[str, object]:
         "commitment": setup.commitment,
         "dice_id": setup.dice_id,
         "mirrored": setup.mirrored,
+        "join_seconds": setup.join_seconds,
+        "clock_reserve": setup.reserve,
+        "clock_delay": setup.delay,
     }
 
 
@@ -137,6 +140,9 @@ def progress_columns(progress: LiveProgress) -> dict[str, object]:
         "seed_b": progress.seeds[1],
         "deadline": progress.deadline,
         "throws": progress.throws,
+        "reserve_w": None if progress.reserves is None else progress.reserves[0],
+        "reserve_b": None if progress.reserves is None else progress.reserves[1],
+        "turn_seconds": progress.turn_seconds,
     }
 
 
@@ -153,7 +159,11 @@ def stored_live(row: Row) -> StoredLive:
         commitment=row["commitment"],
         dice_id=row["dice_id"],
         mirrored=bool(row["mirrored"]),
+        join_seconds=row["join_seconds"],
+        reserve=row["clock_reserve"],
+        delay=row["clock_delay"],
     )
+    reserves = None if row["reserve_w"] is None else (row["reserve_w"], row["reserve_b"])
     progress = LiveProgress(
         status=row["status"],
         ply=row["ply"],
@@ -161,6 +171,8 @@ def stored_live(row: Row) -> StoredLive:
         deadline=row["deadline"],
         state=json.loads(row["last_state"]),
         throws=row["throws"],
+        reserves=reserves,
+        turn_seconds=row["turn_seconds"],
     )
     return StoredLive(
         id=row["id"],

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from referee.storage.model import (
+    Correction,
     EventChange,
     EventInPlay,
     EventLive,
@@ -50,6 +51,7 @@ from referee.storage.model import (
     Throw,
     Token,
     Topic,
+    Withdrawal,
 )
 
 
@@ -78,6 +80,13 @@ class MatchStore(Protocol):
 
     def update_verdict(self, rechecked: Rechecked) -> None:
         """Store a re-computed verdict; the original and canonical text stay as they are."""
+
+    def withdraw(self, withdrawal: Withdrawal) -> bool:
+        """Withdraw a match from searches (its row is kept, for audit); False when it was
+        withdrawn already."""
+
+    def withdrawal(self, match_id: int) -> Withdrawal | None:
+        """Who withdrew a match, when and why (None: it is not withdrawn)."""
 
 
 class DerivedStore(Protocol):
@@ -134,7 +143,9 @@ class LiveStore(Protocol):
 
     def refresh_deadlines(self, now: float) -> int:
         """After a restart: the player to act in every match in play gets a fresh full
-        time from ``now`` (a Unix time); how many matches."""
+        time from ``now`` (a Unix time; its ``turn_seconds``, else ``move_seconds``), and
+        every match waiting for its bots with a join deadline its full join time; how many
+        matches."""
 
     def beat(self, now: float, gap: float) -> int:
         """Beat the service's clock at ``now`` (a Unix time), in one transaction: when it
@@ -192,7 +203,8 @@ class EventStore(Protocol):
         """Save a change (the version goes up by one) in one transaction: the event's
         status, round, seeds and lease, its new or changed pairings (and an announcement
         for each live match a pairing gains), its new byes and the ledger's new rated
-        matches; ``EventConflictError`` when another change came since
+        matches (and takes voided ones out), its withdrawals and its ledger's new
+        corrections; ``EventConflictError`` when another change came since
         ``change.version`` was read."""
 
     def announced(self, name: str, after_seq: int = 0) -> list[EventLive]:
@@ -207,6 +219,13 @@ class EventStore(Protocol):
 
     def seat(self, live_id: int) -> EventSeat | None:
         """The event, round and table of an announced live match (None: no event's)."""
+
+    def ledger(self, event_id: int) -> list[Correction]:
+        """Every correction of the event (EVENTS.md §11), in the order made."""
+
+    def resting_on(self, match_id: int) -> tuple[int, int, int] | None:
+        """The finished pairing (event, round, table) whose result is this stored match
+        (None: none)."""
 
 
 class RatingStore(Protocol):

@@ -20,20 +20,22 @@ TABLES: dict[str, tuple[str, ...]] = {
         "match_length", "games", "winner", "options", "verdict", "original", "canonical",
         "created_at", "rules_revision", "referee_version",
     ),
+    "match_withdrawals": ("match_id", "at", "by_name", "reason"),
     "derived": ("match_id", "key", "revision", "body"),
     "tokens": ("id", "name", "prefix", "token_hash", "scopes", "created_at", "revoked_at"),
     "live_matches": (
         "id", "variant", "length", "options", "white", "black", "move_seconds",
         "host_token_id", "server_seed", "commitment", "seed_w", "seed_b", "status", "ply",
         "version", "throws", "deadline", "match_id", "state_version", "created_at",
-        "updated_at", "dice_id", "mirrored",
+        "updated_at", "dice_id", "mirrored", "join_seconds", "clock_reserve", "clock_delay",
+        "reserve_w", "reserve_b", "turn_seconds",
     ),
     "live_throws": ("live_id", "k", "die1", "die2", "game", "use"),
     "live_log": ("live_id", "version", "ply", "entries", "state"),
     "events": (
         "id", "name", "variant", "length", "options", "format", "rounds", "double", "kind",
         "move_seconds", "mirrored", "rated", "host_token_id", "status", "round", "version",
-        "lease_until", "created_at", "updated_at",
+        "lease_until", "created_at", "updated_at", "join_seconds", "reserve_per_point", "delay",
     ),
     "event_entrants": ("event_id", "position", "name", "seed", "rating"),
     "event_pairings": (
@@ -42,6 +44,10 @@ TABLES: dict[str, tuple[str, ...]] = {
         "verdict_id", "dispute",
     ),
     "event_byes": ("event_id", "round", "name"),
+    "event_withdrawals": ("event_id", "name", "round"),
+    "event_ledger": (
+        "seq", "event_id", "at", "by_name", "action", "round", "table_no", "name", "reason",
+    ),
     "event_live": ("seq", "live_id", "event_id", "round", "table_no", "white", "black"),
     "rated_matches": (
         "seq", "match_id", "event_id", "variant", "white", "black", "winner", "length",
@@ -65,6 +71,7 @@ BOOLEAN_COLUMNS = frozenset(
 """Columns that are booleans (SQLite stores 0 and 1)."""
 ORDER = {
     "matches": "id",
+    "match_withdrawals": "match_id",
     "derived": None,  # the order the results were kept in: each backend's own (rowid, seq)
     "tokens": "id",
     "live_matches": "id",
@@ -74,6 +81,8 @@ ORDER = {
     "event_entrants": "event_id, position",
     "event_pairings": "event_id, round, table_no",
     "event_byes": "event_id, round, name",
+    "event_withdrawals": "event_id, name",
+    "event_ledger": "seq",
     "event_live": "seq",
     "rated_matches": "seq",
     "ratings": "variant, name",
@@ -91,6 +100,7 @@ IDENTITIES = {
     "live_matches": "id",
     "events": "id",
     "event_live": "seq",
+    "event_ledger": "seq",
     "rated_matches": "seq",
 }
 """The tables whose ids (or numbers, ``seq``) a backend hands out, each with its column: a

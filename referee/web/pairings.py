@@ -18,6 +18,9 @@ ENDINGS = {
     "timeout": "timeout",
     "draw": "draw",
     "award": "award",
+    "time": "out of time",
+    "forfeit": "forfeit",
+    "no_show": "no show",
 }
 BADGES = {
     "pending": ("awaiting the record", "wait"),
@@ -95,6 +98,11 @@ def result_words(pairing: Mapping[str, Any], most: int) -> str:
     if pairing["award"] is not None:
         reason = pairing["award"]["reason"]
         return f"Awarded to {pairing['winner']} ({score_words(pairing, most)}): {reason}."
+    if pairing["termination"] in ("forfeit", "no_show") and not pairing["terminations"]:
+        how = ENDINGS[pairing["termination"]]
+        if pairing["winner"] is None:
+            return f"Lost by both ({how}): neither came."
+        return f"{pairing['winner']} wins ({how})."
     if pairing["draw"]:
         return f"Drawn, {points} on points over the two matches."
     endings = [ENDINGS.get(ending, ending) for ending in pairing["terminations"]]

@@ -962,8 +962,8 @@ def test_unknown_ids_and_paths_are_404(filled: Filled, method: str, path: str, a
     ("method", "path", "allowed"),
     [
         ("DELETE", "/v1/matches", {"GET", "POST"}),
-        ("PUT", "/v1/matches/1", {"GET"}),
-        ("DELETE", "/v1/matches/1", {"GET"}),
+        ("PUT", "/v1/matches/1", {"GET", "DELETE"}),
+        ("POST", "/v1/matches/1", {"GET", "DELETE"}),
         ("GET", "/v1/matches/import", {"POST"}),
         ("POST", "/v1/matches/1/games/1/replay", {"GET"}),
         ("GET", "/v1/matches/1/check", {"POST"}),

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import itertools
 import json
 import math
@@ -36,11 +37,13 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.api.support import archive_at
+from tests.reliability.test_crash import kill_9
 from tests.server import Server, start, stop, write_token
 
 BOTS = ("b1", "b2", "b3", "b4", "b5")
@@ -50,6 +53,8 @@ LIVE_ENV = {
     "NARDY_REFEREE_BOT_POLL": "0.05",
     "NARDY_REFEREE_EVENTS_POLL": "0.05",
 }
+LOST = (OSError, ValueError, http.client.HTTPException)
+"""What a client meets when its server goes away: refused, reset, or cut off mid-answer."""
 BERGER_4 = [[(1, 4), (2, 3)], [(4, 3), (1, 2)], [(2, 4), (3, 1)]]
 BRACKET_8 = [1, 8, 4, 5, 2, 7, 3, 6]
 
@@ -75,6 +80,9 @@ class Api:
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"{}")
 
+    def failed(self) -> None:
+        """A connection to the server failed (another instance may take over)."""
+
     def get(self, path: str) -> Any:
         status, body = self.call("GET", path)
         assert status == 200, body
@@ -89,10 +97,22 @@ class Api:
 
 class CheckerBot:
     """A bot of the checker's own: it learns of its matches on the bot stream only and
-    plays each (in a thread) at random, taking every double."""
+    plays each (in a thread) at random, taking every double. Some go wrong on purpose:
+    ``absent`` never joins, ``last_round`` joins no match of a later round, ``idle``
+    joins and then never acts (it sleeps past any clock)."""
 
-    def __init__(self, api: Api, name: str, token: str, seed: int) -> None:
+    def __init__(
+        self,
+        api: Api,
+        name: str,
+        token: str,
+        seed: int,
+        absent: bool = False,
+        last_round: int | None = None,
+        idle: bool = False,
+    ) -> None:
         self.api, self.name, self.token = api, name, token
+        self.absent, self.last_round, self.idle = absent, last_round, idle
         self.rng = random.Random(seed)
         self.lock = threading.Lock()
         self.seen: set[int] = set()
@@ -105,12 +125,14 @@ class CheckerBot:
             try:
                 for line in self.lines(f"{self.api.base}/v1/bot/stream"):
                     assert line["type"] == "match" and line["side"] in ("w", "b")
+                    late = self.last_round is not None and line["round"] > self.last_round
                     with self.lock:
-                        if line["live_id"] in self.seen:
+                        if line["live_id"] in self.seen or self.absent or late:
                             continue
                         self.seen.add(line["live_id"])
                     threading.Thread(target=self.play, args=(line,), daemon=True).start()
-            except (OSError, ValueError):
+            except LOST:
+                self.api.failed()
                 time.sleep(0.2)
 
     def lines(self, url: str) -> Iterator[dict[str, Any]]:
@@ -128,9 +150,15 @@ class CheckerBot:
         status, state = self.api.call("POST", f"{live}/join", {"seed": "checker"}, self.token)
         assert status == 200, state
         while state["status"] in ("waiting", "playing"):
-            for state in self.lines(f"{self.api.base}{live}/stream"):
-                if state["status"] == "playing" and state["to_act"] == line["side"]:
-                    self.act(live, state)
+            try:
+                for state in self.lines(f"{self.api.base}{live}/stream"):
+                    mine = state["status"] == "playing" and state["to_act"] == line["side"]
+                    if mine and not self.idle:
+                        self.act(live, state)
+            except LOST:  # the instance went away: read the state again
+                self.api.failed()
+                time.sleep(0.1)
+                state = self.api.get(live)
 
     def act(self, live: str, state: dict[str, Any]) -> None:
         with self.lock:
@@ -239,16 +267,17 @@ def table(
             if pairing["status"] != "finished":
                 continue
             winner = None if pairing["draw"] else pairing["winner"]
+            both_lost = winner is None and not pairing["draw"]  # neither came (§12)
             for name, other, mine, theirs in (
                 (white, black, *pairing["points"]),
                 (black, white, *reversed(pairing["points"])),
             ):
                 line = lines[name]
                 line.pf, line.pa = line.pf + min(mine, most), line.pa + min(theirs, most)
-                gained = 0.5 if winner is None else 1.0 if winner == name else 0.0
-                line.draws += winner is None
+                gained = 0.0 if both_lost else 0.5 if winner is None else float(winner == name)
+                line.draws += winner is None and not both_lost
                 line.wins += winner == name
-                line.losses += winner not in (None, name)
+                line.losses += both_lost or winner not in (None, name)
                 line.mp += gained
                 line.met.append((other, gained))
             if knockout and winner is not None and played["number"] == total:
@@ -424,9 +453,14 @@ class Checker:
         for entrant in event["entrants"]:
             assert entrant["rating"] == pytest.approx(rated[entrant["name"]], abs=1e-9)
         rounds = event["rounds_played"]
+        ledger = self.api.get(f"/v1/events/{event['id']}/ledger")
+        assert [entry["seq"] for entry in ledger] == sorted(entry["seq"] for entry in ledger)
         for played in rounds:
             for pairing in played["pairings"]:
-                self.check_result(event, pairing)
+                if pairing["termination"] in ("forfeit", "no_show"):
+                    self.check_forfeit(event, played["number"], pairing, ledger)
+                else:
+                    self.check_result(event, pairing)
         self.check_pairings(event, seeds)
         total = event["rounds"]
         knockout = event["format"] == "knockout"
@@ -470,6 +504,52 @@ class Checker:
         assert (pairing["winner"], pairing["draw"]) == (winner, winner is None)
         if event["kind"] == "bots":
             self.check_dice(event, pairing)
+        if pairing["termination"] == "time":
+            self.check_time(pairing)
+
+    def check_forfeit(
+        self, event: dict[str, Any], number: int, pairing: dict[str, Any], ledger: list[Any]
+    ) -> None:
+        """A pairing decided without its matches (EVENTS.md §11, §12): a forfeit of an
+        entrant withdrawn, or a no-show (who joined: the live states say), in the ledger;
+        the one who came wins, scoring the match length, the other nothing; both absent:
+        both lose."""
+        termination = pairing["termination"]
+        white, black = pairing["w"], pairing["b"]
+        where = (termination, number, pairing["table"])
+        entries = [e for e in ledger if (e["action"], e["round"], e["table"]) == where]
+        assert len(entries) == 1, (where, ledger)
+        assert pairing["match_ids"] == [] and pairing["status"] == "finished"
+        if termination == "no_show":
+            absent = []
+            for live_id in pairing["live_ids"]:
+                state = self.api.get(f"/v1/live/{live_id}")
+                assert (state["status"], state["termination"]) == ("finished", "no_show")
+                assert state["match_id"] is None and state["games"] == []
+                absent += [state["players"][s] for s in "wb" if not state["joined"][s]]
+            assert absent and entries[0]["name"] == absent[0]
+        else:
+            gone = {e["name"] for e in ledger if e["action"] == "withdraw"}
+            absent = [name for name in (white, black) if name in gone]
+            assert absent and set(absent) <= set(event["withdrawn"])
+            for live_id in pairing["live_ids"]:  # paired before the withdrawal: aborted
+                assert self.api.get(f"/v1/live/{live_id}")["status"] == "aborted"
+        present = [name for name in (white, black) if name not in absent]
+        winner = present[0] if present else None
+        full = event["length"] * (2 if event["mirrored"] else 1)
+        assert (pairing["winner"], pairing["draw"]) == (winner, False)
+        assert pairing["points"] == [full if name == winner else 0 for name in (white, black)]
+
+    def check_time(self, pairing: dict[str, Any]) -> None:
+        """A match lost on time (EVENTS.md §12): the loser's reserve is spent."""
+        (live_id,) = pairing["live_ids"]
+        state = self.api.get(f"/v1/live/{live_id}")
+        loser = "b" if state["winner"] == "w" else "w"
+        assert (state["termination"], state["players"][state["winner"]]) == (
+            "time",
+            pairing["winner"],
+        )
+        assert state["clock"]["reserves"][loser] == 0
 
     def check_dice(self, event: dict[str, Any], pairing: dict[str, Any]) -> None:
         proofs = [self.api.get(f"/v1/live/{live_id}/dice") for live_id in pairing["live_ids"]]
@@ -679,3 +759,223 @@ def test_the_independent_checker_agrees_with_every_event(
     checker.check_ratings()
     listed = api.get("/v1/events")["events"]
     assert [e["status"] for e in listed] == ["finished"] * 4
+
+
+# -- issue 27: events that survive what goes wrong ---------------------------------------
+
+SIX = (*BOTS, "b6")
+
+
+@pytest.fixture(scope="module")
+def troubled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, dict[str, str]]]:
+    """A server of its own (so the seeds' ratings are this test's alone): the host, an
+    archive admin and six bots."""
+    folder = tmp_path_factory.mktemp("troubled")
+    database = archive_at(folder)
+    secrets = {name: write_token(database, name, "play") for name in SIX}  # type: ignore[arg-type]
+    secrets["host"] = write_token(database, "director", "live:host")  # type: ignore[arg-type]
+    secrets["admin"] = write_token(database, "auditor", "archive:admin")  # type: ignore[arg-type]
+    server = start(database, workers=2, log=folder / "server.log", env=LIVE_ENV)  # type: ignore[arg-type]
+    try:
+        yield server, secrets
+    finally:
+        stop(server)
+
+
+def bots_of(api: Api, secrets: dict[str, str], names: tuple[str, ...], **odd: Any) -> list[Any]:
+    """A checker bot for each name; ``odd`` names the one that goes wrong, and how."""
+    wrong = odd.pop("name", None)
+    return [
+        CheckerBot(api, name, secrets[name], seed, **(odd if name == wrong else {}))
+        for seed, name in enumerate(names, start=10)
+    ]
+
+
+def stopped(bots: list[Any]) -> None:
+    for bot in bots:
+        bot.stopped.set()
+
+
+def withdrawing(api: Api, host: str, name: str) -> Any:
+    """Withdraw ``name`` once round 1 has every result (its bot joins no later match)."""
+
+    def hook(event: dict[str, Any]) -> None:
+        first = event["rounds_played"][0]["pairings"]
+        if event["withdrawn"] or not all(p["status"] == "finished" for p in first):
+            return
+        path = f"/v1/events/{event['id']}/entrants/{name}/withdraw"
+        status, body = api.call("POST", path, {"reason": "went home after round 1"}, host)
+        assert status == 200 and body["withdrawn"] == [name], body
+
+    return hook
+
+
+def recorded(api: Api, host: str, sources: Iterator[int]) -> Any:
+    """A records event's director: each pending pairing gets a record made from a stored
+    match with the pairing's names."""
+
+    def submit(event: dict[str, Any]) -> None:
+        for played in event["rounds_played"]:
+            for pairing in played["pairings"]:
+                if pairing["status"] != "pending":
+                    continue
+                key = (played["number"], pairing["table"])
+                text = renamed(
+                    api.text(f"/v1/matches/{next(sources)}"), pairing["w"], pairing["b"], key
+                )
+                path = f"/v1/events/{event['id']}/rounds/{key[0]}/pairings/{key[1]}/record"
+                status, body = api.call("POST", path, {"record": text}, host)
+                assert status == 200 and body["pairing"]["status"] == "finished", body
+
+    return submit
+
+
+def test_the_checker_agrees_when_things_go_wrong(
+    troubled: tuple[Server, dict[str, str]],
+) -> None:
+    server, secrets = troubled
+    api = Api(server.base)
+    host = secrets["host"]
+    checker = Checker(api, host)
+    common = {"variant": "backgammon", "length": 1, "kind": "bots", "move_seconds": 30}
+
+    # A Swiss of six where one bot never joins: its pairings are no-shows, the event ends.
+    bots = bots_of(api, secrets, SIX, name="b6", absent=True)
+    try:
+        swiss = checker.run({"name": "Swiss, one absent", "format": "swiss", "rounds": 3,
+                             "entrants": list(SIX), "join_seconds": 2, **common})  # fmt: skip
+    finally:
+        stopped(bots)
+    absent = [p for r in swiss["rounds_played"] for p in r["pairings"] if "b6" in (p["w"], p["b"])]
+    assert len(absent) == 3 and {p["termination"] for p in absent} == {"no_show"}
+
+    # A round robin where one entrant withdraws after round 1.
+    four = BOTS[:4]
+    bots = bots_of(api, secrets, four, name="b4", last_round=1)
+    try:
+        robin = checker.run({"name": "Round robin, one withdraws", "format": "round-robin",
+                             "entrants": list(four), **common},
+                            submit=withdrawing(api, host, "b4"))  # fmt: skip
+    finally:
+        stopped(bots)
+    later = [p for r in robin["rounds_played"][1:] for p in r["pairings"]]
+    assert {p["termination"] for p in later if "b4" in (p["w"], p["b"])} == {"forfeit"}
+
+    # A knockout on a clock (5 s of reserve, 1 s of delay) where one bot sleeps past it.
+    bots = bots_of(api, secrets, BOTS, name="b3", idle=True)
+    try:
+        knockout = checker.run({"name": "Knockout on a clock", "format": "knockout",
+                                "entrants": list(BOTS), **common,
+                                "clock": {"reserve_per_point": 5, "delay": 1}})  # fmt: skip
+    finally:
+        stopped(bots)
+    (slept,) = [
+        p for r in knockout["rounds_played"] for p in r["pairings"] if "b3" in (p["w"], p["b"])
+    ]
+    assert slept["termination"] == "time" and slept["winner"] != "b3"
+
+    # A records event whose finished result is voided and replaced after it ended.
+    events = (swiss, robin, knockout)
+    sources = iter([m for e in events for r in e["rounds_played"] for p in r["pairings"]
+                    for m in p["match_ids"]])  # fmt: skip
+    club = {"name": "Club night, corrected", "variant": "backgammon", "length": 1,
+            "format": "round-robin", "kind": "records",
+            "entrants": ["Ann", "Bob", "Cy", "Dee"]}  # fmt: skip
+    submit = recorded(api, host, sources)
+    night = checker.run(club, submit=submit)
+    path = f"/v1/events/{night['id']}/rounds/1/pairings/1"
+    (old,) = night["rounds_played"][0]["pairings"][0]["match_ids"]
+    status, body = api.call("DELETE", f"/v1/matches/{old}", {"reason": "x"}, secrets["admin"])
+    assert (status, body["code"]) == (409, "match_in_use")
+    status, body = api.call("POST", f"{path}/void", {"reason": "wrong names"}, host)
+    assert status == 200 and body["pairing"]["status"] == "pending", body
+    assert api.get(f"/v1/events/{night['id']}")["status"] == "running"
+    status, body = api.call(
+        "DELETE", f"/v1/matches/{old}", {"reason": "wrong names"}, secrets["admin"]
+    )
+    assert status == 200 and body["withdrawn_by"] == "auditor", body
+    status, body = api.call("GET", f"/v1/matches/{old}")
+    assert (status, body["code"], body["reason"]) == (410, "withdrawn", "wrong names")
+    # checked again from the start: the ratings before it, its results as they are now
+    checker.ledger = [entry for entry in checker.ledger if entry[1] != night["id"]]
+    before, _ = fibs(checker.ledger)
+    deadline = time.monotonic() + 60
+    night = api.get(f"/v1/events/{night['id']}")
+    while night["status"] != "finished":
+        assert time.monotonic() < deadline, night
+        submit(night)
+        night = api.get(f"/v1/events/{night['id']}")
+    checker.check(night, before)
+    (new,) = night["rounds_played"][0]["pairings"][0]["match_ids"]
+    assert new != old
+    ledger = api.get(f"/v1/events/{night['id']}/ledger")
+    assert [(e["action"], e["by"], e["reason"]) for e in ledger] == [
+        ("void", "director", "wrong names")
+    ]
+    checker.check_ratings()
+
+
+class Failover(Api):
+    """Two instances on one archive: a request that cannot reach one goes to the other."""
+
+    def __init__(self, bases: list[str]) -> None:
+        self.bases, self.at = bases, 0
+
+    @property  # type: ignore[override]
+    def base(self) -> str:
+        return self.bases[self.at % len(self.bases)]
+
+    def failed(self) -> None:
+        self.at += 1
+
+    def call(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        for _ in range(20):
+            try:
+                return super().call(method, path, body, token)
+            except (OSError, http.client.HTTPException):  # refused, or cut off mid-answer
+                self.failed()
+                time.sleep(0.1)
+        raise AssertionError(f"no instance answers {method} {path}")
+
+
+def test_an_event_goes_on_when_one_of_two_instances_is_killed_mid_round(
+    tmp_path: Path,
+) -> None:
+    """A Swiss of six with one bot that never joins, served by two instances on one
+    archive; one is killed (SIGKILL, master and workers) while round 2 plays: the event
+    finishes through the other, and the checker agrees with it."""
+    database = archive_at(tmp_path)
+    secrets = {name: write_token(database, name, "play") for name in SIX}  # type: ignore[arg-type]
+    host = write_token(database, "director", "live:host")  # type: ignore[arg-type]
+    servers = [
+        start(database, workers=2, log=tmp_path / f"server{n}.log", env=LIVE_ENV)  # type: ignore[arg-type]
+        for n in (1, 2)
+    ]
+    api = Failover([server.base for server in servers])
+    killed: list[int] = []
+
+    def kill_in_round_2(event: dict[str, Any]) -> None:
+        playing = [p for p in event["rounds_played"][-1]["pairings"] if p["status"] == "playing"]
+        if not killed and event["round"] == 2 and playing:
+            killed.extend(kill_9(servers[0]))
+
+    bots = bots_of(api, secrets, SIX, name="b6", absent=True)
+    try:
+        event = Checker(api, host).run(
+            {"name": "Swiss through a kill", "format": "swiss", "rounds": 3,
+             "entrants": list(SIX), "join_seconds": 3, "variant": "backgammon", "length": 1,
+             "kind": "bots", "move_seconds": 30},
+            submit=kill_in_round_2,
+        )  # fmt: skip
+    finally:
+        stopped(bots)
+        for server in servers:
+            stop(server)
+    assert killed, "the first instance was not killed mid-round"
+    assert api.base == servers[1].base
+    absent = [p for r in event["rounds_played"] for p in r["pairings"] if "b6" in (p["w"], p["b"])]
+    assert {p["termination"] for p in absent} == {"no_show"}
+    ended = {p["termination"] for r in event["rounds_played"] for p in r["pairings"]}
+    assert "timeout" not in ended  # every bot went on playing through the other instance

@@ -14,6 +14,7 @@ import pytest
 
 from referee.storage import open_storage, prepare_storage
 from referee.storage.model import (
+    Correction,
     EventChange,
     LiveChange,
     MatchQuery,
@@ -24,6 +25,7 @@ from referee.storage.model import (
     Seeded,
     StoredPairing,
     Throw,
+    Withdrawal,
 )
 from referee.storage.stores import Storage
 from referee.storage.tables import (
@@ -53,6 +55,7 @@ def filled(storage: Storage) -> None:
     storage.live.save(LiveChange(live_id, 0, PLAYING, (Throw(1, (6, 5), 1, "opening"),)))
     entries = ({"kind": "game", "game": 1},)
     storage.live.save(LiveChange(live_id, 1, PLAYING, (), new_match(3), entries))
+    storage.matches.withdraw(Withdrawal(2, "2026-12-01T10:00:00Z", "admin", "wrong names"))
     filled_events(storage, live_id)
 
 
@@ -89,6 +92,11 @@ def filled_events(storage: Storage, live_id: int) -> None:
     )
     rated = RatedMatch(3, event_id, "backgammon", "Ann", "Bob", "Ann", 3)
     storage.events.save(EventChange(event_id, 1, "running", 2, pairings=(done,), rated=(rated,)))
+    fault = Correction(at="2026-12-01T11:00:00Z", by="host", action="withdraw", round=1,
+                       name="Cy", reason="went home")  # fmt: skip
+    storage.events.save(
+        EventChange(event_id, 2, "running", 2, withdrawn=(("Cy", 1),), corrections=(fault,))
+    )
     steps = (("Ann", RatingStep(3, event_id, 1500.0, 1508.25)),)
     steps += (("Bob", RatingStep(3, event_id, 1490.0, 1481.75)),)
     players = (PlayerRating("Ann", 1508.25, 3, 1), PlayerRating("Bob", 1481.75, 3, 1))
@@ -129,6 +137,9 @@ def test_the_rows_of_every_table_are_plain_values_in_order(storage: Storage) -> 
         "event_entrants": 6,
         "event_pairings": 1,
         "event_byes": 1,
+        "event_withdrawals": 1,
+        "event_ledger": 1,
+        "match_withdrawals": 1,
         "event_live": 1,
         "rated_matches": 1,
         "ratings": 2,
@@ -164,6 +175,8 @@ def test_an_archive_loaded_from_rows_is_the_same_archive(storage: Storage, copy:
     for table in TABLES:
         assert checksum(copy.tables.rows(table)) == checksum(storage.tables.rows(table)), table
     assert copy.matches.get(2) == storage.matches.get(2)
+    assert copy.matches.withdrawal(2) == storage.matches.withdrawal(2) is not None
+    assert copy.events.ledger(1) == storage.events.ledger(1) != []
     assert [m.id for m in copy.matches.search(MatchQuery(text="8/5"))] == [1]
     live = copy.live.get(1)
     assert live is not None and live == storage.live.get(1)

@@ -379,6 +379,28 @@ def test_the_live_page_shows_the_match_as_it_stands(env: Env) -> None:
     assert env.client.get("/live/999").status_code == 404
 
 
+def test_the_live_page_shows_the_clock_and_the_join_deadline(env: Env) -> None:
+    # EVENTS.md §12: a match on a clock waiting for its bots shows both reserves, the
+    # delay, and when a bot not joined loses.
+    host = env.token("live:host")[1]
+    storage = open_storage(env.database)
+    try:
+        for bot in ("carl", "dora"):
+            storage.tokens.create(("play",), bot)
+    finally:
+        storage.close()
+    body = {"variant": "backgammon", "length": 3, "players": {"w": "carl", "b": "dora"},
+            "clock": {"reserve": 360, "delay": 12}, "join_seconds": 120}  # fmt: skip
+    created = env.client.post("/v1/live", json=body, headers={"Authorization": f"Bearer {host}"})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    state = created.get_json()
+    assert state["clock"] == {"reserve": 360, "delay": 12, "reserves": {"w": 360, "b": 360}}
+    html = env.client.get(f"/live/{state['id']}").get_data(as_text=True)
+    assert field(html, "clock").startswith("carl 360.0 s, dora 360.0 s")
+    assert "12 s of delay" in field(html, "clock")
+    assert state["join_deadline"] in Elements(html).words()
+
+
 def test_the_live_page_of_a_private_archive_needs_a_token(tmp_path: Path) -> None:
     env = make_env(tmp_path / "private.sqlite3", PRIVATE=True)
     assert env.client.get("/live/1").status_code == 401

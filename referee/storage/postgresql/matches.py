@@ -13,10 +13,11 @@ from referee.storage.model import (
     NewMatch,
     Rechecked,
     Stored,
+    Withdrawal,
 )
 from referee.storage.postgresql import search
 from referee.storage.postgresql.database import Database, marked
-from referee.storage.reading import MatchReads
+from referee.storage.reading import WITHDRAW, MatchReads, withdrawal_row
 from referee.storage.rows import (
     match_row,
     verdict_arguments,
@@ -39,6 +40,11 @@ class PostgresMatches(MatchReads):
     def update_verdict(self, rechecked: Rechecked) -> None:
         with self.database.writing() as connection:
             update_verdict(connection, rechecked)
+
+    def withdraw(self, withdrawal: Withdrawal) -> bool:
+        with self.database.writing() as connection:
+            cursor = connection.execute(marked(WITHDRAW), withdrawal_row(withdrawal))
+            return cursor.rowcount == 1
 
 
 def insert_match(connection: psycopg.Connection[DictRow], match: NewMatch) -> Stored:

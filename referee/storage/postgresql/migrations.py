@@ -282,6 +282,45 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
             FOR EACH ROW EXECUTE FUNCTION live_matches_notify();
         """,
     ),
+    (
+        # Corrections, no-shows and clocks (EVENTS.md §11, §12): SQLite's 0010_corrections.
+        "0006_corrections",
+        """
+        CREATE TABLE event_ledger (
+            seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            event_id bigint NOT NULL REFERENCES events (id),
+            at text NOT NULL,
+            by_name text NOT NULL,
+            action text NOT NULL,
+            round bigint,
+            table_no bigint,
+            name text,
+            reason text NOT NULL
+        );
+        CREATE INDEX event_ledger_event ON event_ledger (event_id, seq);
+        CREATE TABLE event_withdrawals (
+            event_id bigint NOT NULL REFERENCES events (id),
+            name text NOT NULL,
+            round bigint NOT NULL,
+            PRIMARY KEY (event_id, name)
+        );
+        CREATE TABLE match_withdrawals (
+            match_id bigint PRIMARY KEY REFERENCES matches (id),
+            at text NOT NULL,
+            by_name text NOT NULL,
+            reason text NOT NULL
+        );
+        ALTER TABLE events ADD COLUMN join_seconds bigint;
+        ALTER TABLE events ADD COLUMN reserve_per_point bigint;
+        ALTER TABLE events ADD COLUMN delay bigint;
+        ALTER TABLE live_matches ADD COLUMN join_seconds bigint;
+        ALTER TABLE live_matches ADD COLUMN clock_reserve bigint;
+        ALTER TABLE live_matches ADD COLUMN clock_delay bigint;
+        ALTER TABLE live_matches ADD COLUMN reserve_w double precision;
+        ALTER TABLE live_matches ADD COLUMN reserve_b double precision;
+        ALTER TABLE live_matches ADD COLUMN turn_seconds double precision;
+        """,
+    ),
 )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from referee.storage.model import (
+    Correction,
     EventChange,
     EventInPlay,
     EventLive,
@@ -27,7 +28,10 @@ from referee.storage.shared import timestamp
 from referee.storage.sqlite.database import Database
 from referee.storage.stores import EventConflictError
 
-SETUP_COLUMNS = ("name", "variant", "length", "format", "rounds", "kind", "move_seconds")
+SETUP_COLUMNS = (
+    *("name", "variant", "length", "format", "rounds", "kind", "move_seconds"),
+    *("join_seconds", "reserve_per_point", "delay"),
+)
 """The setup's fields stored as they are, each in the column of its name."""
 PAIRING_COLUMNS = (
     "event_id, round, table_no, white, black, status, live_ids, match_ids, winner,"
@@ -72,6 +76,10 @@ class EventReads:
             "SELECT round, name FROM event_byes WHERE event_id = ? ORDER BY round, name",
             [event_id],
         )
+        withdrawn = self.database.rows(
+            "SELECT name, round FROM event_withdrawals WHERE event_id = ? ORDER BY name",
+            [event_id],
+        )
         seeds = tuple(
             Seeded(entrant["name"], entrant["seed"], entrant["rating"])
             for entrant in sorted(entrants, key=lambda entrant: entrant["seed"] or 0)
@@ -89,7 +97,38 @@ class EventReads:
             lease_until=row["lease_until"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
+            withdrawn=tuple((found["name"], found["round"]) for found in withdrawn),
         )
+
+    def ledger(self, event_id: int) -> list[Correction]:
+        rows = self.database.rows(
+            "SELECT seq, at, by_name, action, round, table_no, name, reason FROM event_ledger"
+            " WHERE event_id = ? ORDER BY seq",
+            [event_id],
+        )
+        return [
+            Correction(
+                seq=row["seq"],
+                at=row["at"],
+                by=row["by_name"],
+                action=row["action"],
+                round=row["round"],
+                table=row["table_no"],
+                name=row["name"],
+                reason=row["reason"],
+            )
+            for row in rows
+        ]
+
+    def resting_on(self, match_id: int) -> tuple[int, int, int] | None:
+        rows = self.database.rows(
+            "SELECT event_id, round, table_no, match_ids FROM event_pairings"
+            " WHERE status = 'finished' AND match_ids <> '[]' ORDER BY event_id, round, table_no"
+        )
+        for row in rows:
+            if match_id in json.loads(row["match_ids"]):
+                return row["event_id"], row["round"], row["table_no"]
+        return None
 
     def search(self, query: EventQuery) -> list[EventSummary]:
         rows = self.database.rows(
@@ -115,9 +154,8 @@ class EventReads:
         if row is None:
             return None
         pairings = self.database.rows(
-            "SELECT live_ids FROM event_pairings WHERE event_id = ? AND round = ?"
-            " AND status = 'playing'",
-            [event_id, row["round"]],
+            "SELECT live_ids FROM event_pairings WHERE event_id = ? AND status = 'playing'",
+            [event_id],
         )
         lists = [json.loads(pairing["live_ids"]) for pairing in pairings]
         return EventInPlay(
@@ -279,7 +317,32 @@ def save_rows(many: Many, change: EventChange) -> None:
         "INSERT INTO event_byes (event_id, round, name) VALUES (?, ?, ?)",
         [(event_id, number, name) for number, name in change.byes],
     )
+    many(
+        "INSERT INTO event_withdrawals (event_id, name, round) VALUES (?, ?, ?)",
+        [(event_id, name, number) for name, number in change.withdrawn],
+    )
+    many(
+        "INSERT INTO event_ledger (event_id, at, by_name, action, round, table_no, name, reason)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (event_id, c.at, c.by, c.action, c.round, c.table, c.name, c.reason)
+            for c in change.corrections
+        ],
+    )
+    unrate(many, change.unrated)
     insert_rated(many, change.rated)
+
+
+def unrate(many: Many, match_ids: Sequence[int]) -> None:
+    """Take voided matches out of the ratings' ledger; their variants' kept ratings are
+    forgotten, so the next read computes them again from the ledger's start."""
+    for table in ("ratings", "rating_history", "rating_marks"):
+        many(
+            f"DELETE FROM {table} WHERE variant IN"
+            " (SELECT variant FROM rated_matches WHERE match_id = ?)",
+            [(match_id,) for match_id in match_ids],
+        )
+    many("DELETE FROM rated_matches WHERE match_id = ?", [(match_id,) for match_id in match_ids])
 
 
 def insert_rated(many: Many, rated: Sequence[RatedMatch]) -> None:

@@ -11,8 +11,9 @@ from referee.storage.model import (
     NewMatch,
     Rechecked,
     Stored,
+    Withdrawal,
 )
-from referee.storage.reading import MatchReads
+from referee.storage.reading import WITHDRAW, MatchReads, withdrawal_row
 from referee.storage.rows import (
     match_row,
     verdict_arguments,
@@ -36,6 +37,11 @@ class SqliteMatches(MatchReads):
     def update_verdict(self, rechecked: Rechecked) -> None:
         with self.database.writing() as connection:
             connection.execute(queries.UPDATE_VERDICT, verdict_arguments(rechecked))
+
+    def withdraw(self, withdrawal: Withdrawal) -> bool:
+        with self.database.writing() as connection:
+            cursor = connection.execute(WITHDRAW, withdrawal_row(withdrawal))
+            return cursor.rowcount == 1
 
 
 def insert_match(connection: sqlite3.Connection, match: NewMatch) -> Stored:

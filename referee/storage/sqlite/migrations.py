@@ -290,6 +290,41 @@ def _create_events(db: Utilities) -> None:
         db.execute(statement)
 
 
+CORRECTION_TABLES = (
+    """CREATE TABLE event_ledger (
+        seq INTEGER PRIMARY KEY, event_id INTEGER NOT NULL REFERENCES events (id),
+        at TEXT NOT NULL, by_name TEXT NOT NULL, action TEXT NOT NULL, round INTEGER,
+        table_no INTEGER, name TEXT, reason TEXT NOT NULL) STRICT""",
+    "CREATE INDEX event_ledger_event ON event_ledger (event_id, seq)",
+    """CREATE TABLE event_withdrawals (
+        event_id INTEGER NOT NULL REFERENCES events (id), name TEXT NOT NULL,
+        round INTEGER NOT NULL, PRIMARY KEY (event_id, name)) STRICT""",
+    """CREATE TABLE match_withdrawals (
+        match_id INTEGER PRIMARY KEY REFERENCES matches (id), at TEXT NOT NULL,
+        by_name TEXT NOT NULL, reason TEXT NOT NULL) STRICT""",
+    "ALTER TABLE events ADD COLUMN join_seconds INTEGER",
+    "ALTER TABLE events ADD COLUMN reserve_per_point INTEGER",
+    "ALTER TABLE events ADD COLUMN delay INTEGER",
+    "ALTER TABLE live_matches ADD COLUMN join_seconds INTEGER",
+    "ALTER TABLE live_matches ADD COLUMN clock_reserve INTEGER",
+    "ALTER TABLE live_matches ADD COLUMN clock_delay INTEGER",
+    "ALTER TABLE live_matches ADD COLUMN reserve_w REAL",
+    "ALTER TABLE live_matches ADD COLUMN reserve_b REAL",
+    "ALTER TABLE live_matches ADD COLUMN turn_seconds REAL",
+)
+"""Plain SQL (PostgreSQL's 0006_corrections reads the same, with its own types)."""
+
+
+@migrations(name="0010_corrections")
+def _create_corrections(db: Utilities) -> None:
+    """Corrections, no-shows and clocks (EVENTS.md §11, §12): an event's ledger of every
+    correction, its withdrawn entrants, the matches withdrawn from the archive's reads;
+    an event's and a live match's join time and backgammon clock, a live match's two
+    reserves and the full time of what it awaits now (``turn_seconds``)."""
+    for statement in CORRECTION_TABLES:
+        db.execute(statement)
+
+
 def prepare(path: Path) -> None:
     """WAL mode and migrations, at start, outside any transaction.
 

@@ -264,6 +264,11 @@
     field("score").textContent = players.w + " " + state.score[0] + " – " + state.score[1] + " " + players.b;
     field("to_act").textContent = state.to_act ? players[state.to_act] + ": " + choices(state) : "nobody";
     field("ply").textContent = state.ply;
+    const clock = field("clock");
+    if (clock && state.clock) {
+      const left = (side) => players[side] + " " + state.clock.reserves[side].toFixed(1) + " s";
+      clock.firstChild.textContent = left("w") + ", " + left("b") + " ";
+    }
     if (state.last_action) add(state.last_action, players);
     wanted = state.position;
     if (!drawing) redraw();
