@@ -19,6 +19,8 @@ from notation.errors import NotationError, echoed
 from notation.records.mat_reader import ReadLimits, read_mat
 from notation.records.model import MatchText
 from notation.records.sgf_reader import read_sgf
+from notation.records.tmg_reader import SNIFF as TMG_HINT
+from notation.records.tmg_reader import read_tmg
 
 SNIFF_BYTES: Final = 4096
 """How much of the content detection looks at."""
@@ -101,7 +103,16 @@ SGF: Final = RecordFormat(
     read=_read_sgf,
     hint="a game tree starting '(;'",
 )
-FORMATS: Final = (SGF, MAT)
+TMG: Final = RecordFormat(
+    name="tmg",
+    title="TrueMoneyGames .tmg as GNU Backgammon imports it",
+    media_types=("application/x-tmg",),
+    suffixes=(".tmg",),
+    sniff=lambda head: bool(TMG_HINT.search(head)),
+    read=lambda text, limits: (read_tmg(text, limits),),
+    hint="'MatchID:', 'Player1:' or 'Game N: a-b' lines",
+)
+FORMATS: Final = (SGF, MAT, TMG)
 """Every format, in the order detection tries them."""
 NAMES: Final = tuple(format_.name for format_ in FORMATS)
 
