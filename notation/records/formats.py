@@ -18,6 +18,8 @@ from typing import Final
 from notation.errors import NotationError, echoed
 from notation.records.mat_reader import ReadLimits, read_mat
 from notation.records.model import MatchText
+from notation.records.oldmoves_reader import SNIFF as OLDMOVES_HINT
+from notation.records.oldmoves_reader import read_oldmoves
 from notation.records.sgf_reader import read_sgf
 from notation.records.tmg_reader import SNIFF as TMG_HINT
 from notation.records.tmg_reader import read_tmg
@@ -112,7 +114,16 @@ TMG: Final = RecordFormat(
     read=lambda text, limits: (read_tmg(text, limits),),
     hint="'MatchID:', 'Player1:' or 'Game N: a-b' lines",
 )
-FORMATS: Final = (SGF, MAT, TMG)
+OLDMOVES: Final = RecordFormat(
+    name="oldmoves",
+    title="FIBS oldmoves as GNU Backgammon imports it",
+    media_types=("application/x-fibs-oldmoves",),
+    suffixes=(".oldmoves",),
+    sniff=lambda head: bool(OLDMOVES_HINT.search(head)),
+    read=lambda text, limits: (read_oldmoves(text, limits),),
+    hint="a 'Score is A-B' line",
+)
+FORMATS: Final = (SGF, MAT, TMG, OLDMOVES)
 """Every format, in the order detection tries them."""
 NAMES: Final = tuple(format_.name for format_ in FORMATS)
 

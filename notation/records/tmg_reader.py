@@ -20,8 +20,9 @@ from typing import Final
 
 from notation.errors import NotationError, echoed
 from notation.plays import parse_play
-from notation.records.mat_reader import MAX_LINE, ReadLimits, past_limit
+from notation.records.mat_reader import MAX_LINE, ReadLimits
 from notation.records.model import ActionKind, ActionText, GameText, MatchText, ReadingProblem
+from notation.records.tally import Tally
 from vocabulary import IssueCode
 
 
@@ -78,21 +79,15 @@ class _Game:
 
 class _Reader:
     def __init__(self, limits: ReadLimits) -> None:
-        self.limits = limits
         self.names = ["Player 1", "Player 2"]
         self.tags: dict[str, str] = {"Site": "TrueMoneyGames"}
         self.length: int | None = None
         self.games: list[_Game] = []
-        self.findings: list[ReadingProblem] = []
-        self.actions = 0
-        self.finding_count = 0
+        self.tally = Tally(limits)
 
     def finding(self, code: IssueCode, message: str, line: int, column: int = 1) -> None:
-        self.finding_count += 1
-        if self.limits.findings is not None and self.finding_count > self.limits.findings:
-            raise past_limit("findings", self.limits.findings)
-        target = self.games[-1].findings if self.games else self.findings
-        target.append(ReadingProblem(code, message, line, column))
+        target = self.games[-1].findings if self.games else None
+        self.tally.finding(target, code, message, line, column)
 
     def read_line(self, number: int, line: str) -> None:
         if not line.strip():
@@ -118,8 +113,7 @@ class _Reader:
         self.finding(IssueCode.UNEXPECTED_LINE, message, number)
 
     def start_game(self, number: int, game_number: int, score: tuple[int, int]) -> None:
-        if self.limits.games is not None and len(self.games) >= self.limits.games:
-            raise past_limit("games", self.limits.games)
+        self.tally.game()
         self.flush_roll()
         self.games.append(_Game(game_number, number, score))
 
@@ -209,12 +203,7 @@ class _Reader:
     def add(self, action: ActionText) -> None:
         game = self.games[-1]
         game.actions.append(action)
-        self.actions += 1
-        limits = self.limits
-        if limits.actions_per_game is not None and len(game.actions) > limits.actions_per_game:
-            raise past_limit("actions_per_game", limits.actions_per_game)
-        if limits.actions is not None and self.actions > limits.actions:
-            raise past_limit("actions", limits.actions)
+        self.tally.action(len(game.actions))
 
     def build(self) -> MatchText:
         self.flush_roll()
@@ -232,7 +221,10 @@ class _Reader:
             for index, game in enumerate(self.games)
         )
         return MatchText(
-            tags=self.tags, match_length=self.length, games=games, findings=tuple(self.findings)
+            tags=self.tags,
+            match_length=self.length,
+            games=games,
+            findings=tuple(self.tally.record_findings),
         )
 
 

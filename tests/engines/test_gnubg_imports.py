@@ -4,21 +4,41 @@ makes these fail, not skip, without it), in one gnubg batch for the module:
 * Snowie text: every corpus record imported by gnubg and exported as Snowie text
   (``export match snowietxt``) reads to the verdict of the original (games, winners,
   points, cube, Crawford);
-* TrueMoneyGames ``.tmg``: every corpus record written as ``.tmg`` (tests/records/tmg_text.py)
-  and imported by gnubg reads, as gnubg exports it to ``.mat``, to the verdict the referee
-  reads from the ``.tmg`` itself."""
+* TrueMoneyGames ``.tmg`` and FIBS oldmoves: every corpus record written in the format
+  (tests/records/tmg_text.py, oldmoves_text.py) and imported by gnubg reads, as gnubg
+  exports it to ``.mat``, to the verdict the referee reads from the written text itself."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from referee.adjudication import check_record
 from tests.engines.gnubg import run_batch
 from tests.engines.test_sgf_reading import GNUBG_LOSES, corpus, outcome
+from tests.records.oldmoves_text import oldmoves_of
 from tests.records.tmg_text import tmg_of
+
+WRITERS = {"tmg": tmg_of, "oldmoves": oldmoves_of}
+"""Each format written here from a .mat record, by the name of gnubg's import command."""
+
+
+def as_gnubg_reads(name: str, verdict: dict[str, Any]) -> dict[str, Any]:
+    """The outcome a record in format ``name`` keeps through gnubg's import: from
+    oldmoves, gnubg takes every resignation as a single one (import.c: "FIXME determine
+    from score"), so there a resignation's points are the cube's and the match's scores
+    are not compared."""
+    kept = outcome(verdict)
+    if name != "oldmoves":
+        return kept
+    games = [
+        (winner, how, cube if how == "resign" else points, cube, owner, crawford)
+        for winner, how, points, cube, owner, crawford in kept["games"]
+    ]
+    return {"valid": kept["valid"], "games": games}
 
 
 def backgammon_corpus() -> list[Path]:
@@ -32,14 +52,16 @@ def backgammon_corpus() -> list[Path]:
 
 @pytest.fixture(scope="module")
 def converted(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """``NAME.snowie.txt`` (gnubg's Snowie text of each corpus record) and ``NAME.tmg.mat``
-    (gnubg's ``.mat`` of our ``NAME.tmg``), written in one gnubg batch."""
+    """``NAME.snowie.txt`` (gnubg's Snowie text of each corpus record) and, for each
+    format, ``NAME.FORMAT.mat`` (gnubg's ``.mat`` of our ``NAME.FORMAT``), in one batch."""
     folder = tmp_path_factory.mktemp("gnubg_imports")
     commands = []
     for path in backgammon_corpus():
-        (folder / f"{path.stem}.tmg").write_text(tmg_of(path.read_text(encoding="utf-8-sig")))
         commands += [f'import mat "{path}"', f'export match snowietxt "{path.stem}.snowie.txt"']
-        commands += [f'import tmg "{path.stem}.tmg"', f'export match mat "{path.stem}.tmg.mat"']
+        for name, writer in WRITERS.items():
+            written = f"{path.stem}.{name}"
+            (folder / written).write_text(writer(path.read_text(encoding="utf-8-sig")))
+            commands += [f'import {name} "{written}"', f'export match mat "{written}.mat"']
     output = run_batch(commands, folder, timeout=600)
     assert "rror" not in output, output[-2000:]
     yield folder
@@ -57,13 +79,14 @@ def test_gnubgs_snowie_text_of_every_corpus_record_reads_to_the_same_verdict(
     assert compared >= 40
 
 
-def test_a_tmg_record_reads_as_gnubg_imports_it(converted: Path) -> None:
+@pytest.mark.parametrize("name", WRITERS)
+def test_a_record_reads_as_gnubg_imports_it(converted: Path, name: str) -> None:
     compared = 0
     for path in backgammon_corpus():
-        ours = check_record((converted / f"{path.stem}.tmg").read_text()).to_json()
+        ours = check_record((converted / f"{path.stem}.{name}").read_text()).to_json()
         assert ours["valid"], path.name
-        gnubgs = check_record((converted / f"{path.stem}.tmg.mat").read_text()).to_json()
-        assert outcome(gnubgs) == outcome(ours), path.name
+        gnubgs = check_record((converted / f"{path.stem}.{name}.mat").read_text()).to_json()
+        assert as_gnubg_reads(name, gnubgs) == as_gnubg_reads(name, ours), path.name
         assert gnubgs["match"]["players"] == ours["match"]["players"], path.name
         compared += 1
     assert compared >= 40
