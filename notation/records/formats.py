@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from notation.errors import NotationError, echoed
+from notation.records.bgroom_reader import SNIFF as BGROOM_HINT
+from notation.records.bgroom_reader import read_bgroom
 from notation.records.mat_reader import ReadLimits, read_mat
 from notation.records.model import MatchText
 from notation.records.oldmoves_reader import SNIFF as OLDMOVES_HINT
@@ -123,7 +125,16 @@ OLDMOVES: Final = RecordFormat(
     read=lambda text, limits: (read_oldmoves(text, limits),),
     hint="a 'Score is A-B' line",
 )
-FORMATS: Final = (SGF, MAT, TMG, OLDMOVES)
+BGROOM: Final = RecordFormat(
+    name="bgroom",
+    title="BGRoom .bgf (its text form) as GNU Backgammon imports it",
+    media_types=("application/x-bgroom",),
+    suffixes=(".bgf",),
+    sniff=lambda head: bool(BGROOM_HINT.search(head)),
+    read=lambda text, limits: (read_bgroom(text, limits),),
+    hint="a 'BGF version' line",
+)
+FORMATS: Final = (SGF, MAT, TMG, OLDMOVES, BGROOM)
 """Every format, in the order detection tries them."""
 NAMES: Final = tuple(format_.name for format_ in FORMATS)
 

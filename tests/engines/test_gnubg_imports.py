@@ -23,7 +23,10 @@ from tests.records.oldmoves_text import oldmoves_of
 from tests.records.tmg_text import tmg_of
 
 WRITERS = {"tmg": tmg_of, "oldmoves": oldmoves_of}
-"""Each format written here from a .mat record, by the name of gnubg's import command."""
+"""Each format written here from a .mat record, by the name of gnubg's import command.
+Not ``bgroom``: Debian's gnubg 1.07 converts a .bgf to a .mat and reads that before it has
+closed it (import.c, CommandImportBGRoom), so it reads an empty file ("not a valid .mat
+file") and imports nothing."""
 
 
 def as_gnubg_reads(name: str, verdict: dict[str, Any]) -> dict[str, Any]:
