@@ -18,6 +18,8 @@ from typing import Final
 from notation.errors import NotationError, echoed
 from notation.records.bgroom_reader import SNIFF as BGROOM_HINT
 from notation.records.bgroom_reader import read_bgroom
+from notation.records.gam_reader import SNIFF as GAM_HINT
+from notation.records.gam_reader import read_gam
 from notation.records.mat_reader import ReadLimits, read_mat
 from notation.records.model import MatchText
 from notation.records.oldmoves_reader import SNIFF as OLDMOVES_HINT
@@ -134,7 +136,16 @@ BGROOM: Final = RecordFormat(
     read=lambda text, limits: (read_bgroom(text, limits),),
     hint="a 'BGF version' line",
 )
-FORMATS: Final = (SGF, MAT, TMG, OLDMOVES, BGROOM)
+GAM: Final = RecordFormat(
+    name="gam",
+    title="GammonEmpire .gam as GNU Backgammon imports it (import empire)",
+    media_types=("application/x-gammonempire",),
+    suffixes=(".gam",),
+    sniff=lambda head: bool(GAM_HINT.search(head)),
+    read=lambda text, limits: (read_gam(text, limits),),
+    hint="a line naming two players, then row '1)'",
+)
+FORMATS: Final = (SGF, MAT, TMG, OLDMOVES, BGROOM, GAM)
 """Every format, in the order detection tries them."""
 NAMES: Final = tuple(format_.name for format_ in FORMATS)
 
