@@ -25,6 +25,8 @@ from notation.records.model import MatchText
 from notation.records.oldmoves_reader import SNIFF as OLDMOVES_HINT
 from notation.records.oldmoves_reader import read_oldmoves
 from notation.records.sgf_reader import read_sgf
+from notation.records.sgg_reader import SNIFF as SGG_HINT
+from notation.records.sgg_reader import read_sgg
 from notation.records.tmg_reader import SNIFF as TMG_HINT
 from notation.records.tmg_reader import read_tmg
 
@@ -145,7 +147,16 @@ GAM: Final = RecordFormat(
     read=lambda text, limits: (read_gam(text, limits),),
     hint="a line naming two players, then row '1)'",
 )
-FORMATS: Final = (SGF, MAT, TMG, OLDMOVES, BGROOM, GAM)
+SGG: Final = RecordFormat(
+    name="sgg",
+    title="GamesGrid/GridGammon .sgg as GNU Backgammon imports it",
+    media_types=("application/x-sgg",),
+    suffixes=(".sgg",),
+    sniff=lambda head: bool(SGG_HINT.search(head)),
+    read=lambda text, limits: (read_sgg(text, limits),),
+    hint="a 'Game N. A-B' line",
+)
+FORMATS: Final = (SGF, MAT, TMG, OLDMOVES, BGROOM, GAM, SGG)
 """Every format, in the order detection tries them."""
 NAMES: Final = tuple(format_.name for format_ in FORMATS)
 

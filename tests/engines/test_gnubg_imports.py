@@ -4,8 +4,8 @@ makes these fail, not skip, without it), in one gnubg batch for the module:
 * Snowie text: every corpus record imported by gnubg and exported as Snowie text
   (``export match snowietxt``) reads to the verdict of the original (games, winners,
   points, cube, Crawford);
-* TrueMoneyGames ``.tmg`` and FIBS oldmoves: every corpus record written in the format
-  (tests/records/tmg_text.py, oldmoves_text.py) and imported by gnubg reads, as gnubg
+* TrueMoneyGames ``.tmg``, FIBS oldmoves, GammonEmpire ``.gam`` and GamesGrid ``.sgg``:
+  every corpus record written in the format (tests/records/*_text.py) and imported by gnubg reads, as gnubg
   exports it to ``.mat``, to the verdict the referee reads from the written text itself."""
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from tests.engines.gnubg import run_batch
 from tests.engines.test_sgf_reading import GNUBG_LOSES, corpus, outcome
 from tests.records.gam_text import gam_of
 from tests.records.oldmoves_text import oldmoves_of
+from tests.records.sgg_text import sgg_of
 from tests.records.tmg_text import tmg_of
 
-WRITERS = {"tmg": tmg_of, "oldmoves": oldmoves_of, "empire": gam_of}
+WRITERS = {"tmg": tmg_of, "oldmoves": oldmoves_of, "empire": gam_of, "sgg": sgg_of}
 """Each format written here from a .mat record, by the name of gnubg's import command.
 Not ``bgroom``: Debian's gnubg 1.07 converts a .bgf to a .mat and reads that before it has
 closed it (import.c, CommandImportBGRoom), so it reads an empty file ("not a valid .mat
@@ -36,18 +37,29 @@ without the Jacoby rule (the referee's default for a money session has it)."""
 
 
 def as_gnubg_reads(name: str, verdict: dict[str, Any]) -> dict[str, Any]:
-    """The outcome a record in format ``name`` keeps through gnubg's import: from
-    oldmoves, gnubg takes every resignation as a single one (import.c: "FIXME determine
-    from score"), so there a resignation's points are the cube's and the match's scores
-    are not compared."""
+    """The outcome a record in format ``name`` keeps through gnubg's import. gnubg values
+    a resignation from oldmoves as a single one (import.c: "FIXME determine from score"),
+    and from sgg as the recorded points divided by the cube, rounded down (``wins 5
+    points`` on a 4-cube, capped by the match, is a single one; the .mat reading, gnubg's
+    and the referee's, a gammon): there a resignation's points are those, and the match's
+    scores are not compared."""
     kept = outcome(verdict)
-    if name != "oldmoves":
+    if name not in ("oldmoves", "sgg"):
         return kept
     games = [
-        (winner, how, cube if how == "resign" else points, cube, owner, crawford)
-        for winner, how, points, cube, owner, crawford in kept["games"]
+        (winner, how, _resigned(name, game) if how == "resign" else points, cube, owner, crawford)
+        for (winner, how, points, cube, owner, crawford), game in zip(
+            kept["games"], verdict["games"], strict=True
+        )
     ]
     return {"valid": kept["valid"], "games": games}
+
+
+def _resigned(name: str, game: dict[str, Any]) -> int:
+    cube: int = game["cube"]
+    if name == "oldmoves":
+        return cube
+    return cube * max(1, min(3, (game["recorded_points"] or cube) // cube))
 
 
 def backgammon_corpus() -> list[Path]:
