@@ -5,8 +5,9 @@ makes these fail, not skip, without it), in one gnubg batch for the module:
   (``export match snowietxt``) reads to the verdict of the original (games, winners,
   points, cube, Crawford);
 * TrueMoneyGames ``.tmg``, FIBS oldmoves, GammonEmpire ``.gam`` and GamesGrid ``.sgg``:
-  every corpus record written in the format (tests/records/*_text.py) and imported by gnubg reads, as gnubg
-  exports it to ``.mat``, to the verdict the referee reads from the written text itself."""
+  every corpus record written in the format (tests/records/*_text.py) and imported by
+  gnubg reads, as gnubg exports it to ``.mat``, to the verdict the referee reads from the
+  written text itself."""
 
 from __future__ import annotations
 
