@@ -24,6 +24,8 @@ from notation.records.mat_reader import ReadLimits, read_mat
 from notation.records.model import MatchText
 from notation.records.oldmoves_reader import SNIFF as OLDMOVES_HINT
 from notation.records.oldmoves_reader import read_oldmoves
+from notation.records.party_reader import SNIFF as PARTY_HINT
+from notation.records.party_reader import read_party
 from notation.records.sgf_reader import read_sgf
 from notation.records.sgg_reader import SNIFF as SGG_HINT
 from notation.records.sgg_reader import read_sgg
@@ -156,7 +158,16 @@ SGG: Final = RecordFormat(
     read=lambda text, limits: (read_sgg(text, limits),),
     hint="a 'Game N. A-B' line",
 )
-FORMATS: Final = (SGF, MAT, TMG, OLDMOVES, BGROOM, GAM, SGG)
+PARTY: Final = RecordFormat(
+    name="party",
+    title="PartyGammon .gam as GNU Backgammon imports it (import party)",
+    media_types=("application/x-partygammon",),
+    suffixes=(),  # its .gam suffix names GammonEmpire's format; the content tells them apart
+    sniff=lambda head: bool(PARTY_HINT.search(head)),
+    read=lambda text, limits: (read_party(text, limits),),
+    hint="'GAME_n_...=' or 'MATCHLENGTH=' lines",
+)
+FORMATS: Final = (SGF, MAT, TMG, OLDMOVES, BGROOM, GAM, SGG, PARTY)
 """Every format, in the order detection tries them."""
 NAMES: Final = tuple(format_.name for format_ in FORMATS)
 

@@ -21,15 +21,15 @@ class MatLines:
         self.lines.append(text)
         self.origins.append(origin)
 
-    def read(self, limits: ReadLimits | None) -> MatchText:
-        """The record these lines hold, placed in the original; the games' score lines
-        (written 0 : 0) say nothing: the scores are the rules' to count."""
+    def read(self, limits: ReadLimits | None, scores: bool = False) -> MatchText:
+        """The record these lines hold, placed in the original; without ``scores`` the
+        games' score lines (written 0 : 0) say nothing: the scores are the rules' to count."""
         record = read_mat("\n".join(self.lines), limits)
         games = tuple(
             replace(
                 game,
                 line=self.origin(game.line),
-                score=None,
+                score=game.score if scores else None,
                 actions=tuple(self.placed_action(action) for action in game.actions),
                 findings=tuple(self.placed(found) for found in game.findings),
             )
@@ -48,8 +48,13 @@ class MatLines:
         return replace(action, line=self.origin(action.line))
 
 
-def game_lines(lines: MatLines, number: int, players: tuple[str, str], origin: int) -> None:
-    """A ``.mat`` game's first lines: ``Game N`` and its score line (scores left to the
-    rules)."""
+def game_lines(
+    lines: MatLines,
+    number: int,
+    players: tuple[str, str],
+    origin: int,
+    score: tuple[int, int] = (0, 0),
+) -> None:
+    """A ``.mat`` game's first lines: ``Game N`` and its score line."""
     lines.add(f" Game {number}", origin)
-    lines.add(f" {players[0]} : 0                    {players[1]} : 0", origin)
+    lines.add(f" {players[0]} : {score[0]}                    {players[1]} : {score[1]}", origin)
