@@ -29,6 +29,8 @@ from notation.records.party_reader import read_party
 from notation.records.sgf_reader import read_sgf
 from notation.records.sgg_reader import SNIFF as SGG_HINT
 from notation.records.sgg_reader import read_sgg
+from notation.records.snowie_reader import SNIFF as SNOWIE_HINT
+from notation.records.snowie_reader import read_snowie
 from notation.records.tmg_reader import SNIFF as TMG_HINT
 from notation.records.tmg_reader import read_tmg
 
@@ -167,7 +169,16 @@ PARTY: Final = RecordFormat(
     read=lambda text, limits: (read_party(text, limits),),
     hint="'GAME_n_...=' or 'MATCHLENGTH=' lines",
 )
-FORMATS: Final = (SGF, MAT, TMG, OLDMOVES, BGROOM, GAM, SGG, PARTY)
+SNOWIE: Final = RecordFormat(
+    name="snowie",
+    title="Snowie .txt position as GNU Backgammon imports it (one game from that position)",
+    media_types=("application/x-snowie-position",),
+    suffixes=(),  # its .txt suffix names the .mat format (gnubg's and XG's text exports)
+    sniff=lambda head: bool(SNOWIE_HINT.search(head)),
+    read=lambda text, limits: (read_snowie(text, limits),),
+    hint="one line of ';'-separated fields",
+)
+FORMATS: Final = (SGF, MAT, TMG, OLDMOVES, BGROOM, GAM, SGG, PARTY, SNOWIE)
 """Every format, in the order detection tries them."""
 NAMES: Final = tuple(format_.name for format_ in FORMATS)
 
