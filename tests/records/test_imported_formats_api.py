@@ -1,7 +1,7 @@
 """The formats gnubg imports, through the API: each detected from its content (a corpus
-record written in it, tests/records/*_text.py) and checked to the verdict of the original, stored, and imported
-with POST /v1/matches/import; a cut or empty record answered 4xx with where reading
-stopped, and nothing stored."""
+record written in it, tests/records/*_text.py) and checked to the verdict of the
+original, stored, and imported with POST /v1/matches/import; a cut or empty record
+answered 4xx with where reading stopped, and nothing stored."""
 
 from __future__ import annotations
 
