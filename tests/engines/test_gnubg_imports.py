@@ -7,23 +7,32 @@ makes these fail, not skip, without it), in one gnubg batch for the module:
 * TrueMoneyGames ``.tmg``, FIBS oldmoves, GammonEmpire ``.gam`` and GamesGrid ``.sgg``:
   every corpus record written in the format (tests/records/*_text.py) and imported by
   gnubg reads, as gnubg exports it to ``.mat``, to the verdict the referee reads from the
-  written text itself."""
+  written text itself;
+* Snowie positions: gnubg's ``export position snowietxt`` at nine places of a record
+  reads to the board, bar, borne-off checkers and turn of gnubg's own Position and
+  Match IDs there."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from notation.ids import from_gnubg_id
+from notation.positions import parse_position
+from notation.records.snowie_reader import read_snowie
 from referee.adjudication import check_record
+from tests.corpus import MAT, require
 from tests.engines.gnubg import run_batch
 from tests.engines.test_sgf_reading import GNUBG_LOSES, corpus, outcome
 from tests.records.gam_text import gam_of
 from tests.records.oldmoves_text import oldmoves_of
 from tests.records.sgg_text import sgg_of
 from tests.records.tmg_text import tmg_of
+from vocabulary import Phase
 
 WRITERS = {"tmg": tmg_of, "oldmoves": oldmoves_of, "empire": gam_of, "sgg": sgg_of}
 """Each format written here from a .mat record, by the name of gnubg's import command.
@@ -113,3 +122,37 @@ def test_a_record_reads_as_gnubg_imports_it(converted: Path, name: str) -> None:
         assert gnubgs["match"]["players"] == ours["match"]["players"], path.name
         compared += 1
     assert compared >= 40
+
+
+POSITION_RECORD = "gnubg-export_charlot1-charlot2_7pt_2025-11-08.mat"
+STEPS = (3, 6, 6)
+"""Where in each of the record's first three games gnubg exports a Snowie position."""
+
+
+def test_gnubgs_snowie_positions_read_to_its_own_boards(tmp_path: Path) -> None:
+    # display off: only ``show board`` prints a board (and the import, once, first)
+    commands = ["set display off", f'import mat "{require(MAT) / POSITION_RECORD}"']
+    for game in range(3):
+        commands.append("first game" if game == 0 else "next game")
+        for step, _ in enumerate(STEPS):
+            commands += [f"next {STEPS[step]}", f"export position snowietxt p{game}{step}.txt"]
+            commands.append("show board")
+    output = run_batch(commands, tmp_path)
+    positions = re.findall(r"Position ID: (\S+)", output)
+    matches = re.findall(r"Match ID\s*: (\S+)", output)
+    exported = sorted(tmp_path.glob("p*.txt"))
+    assert len(exported) == 9 and len(positions) >= 9
+    for path, position, match in zip(exported, positions[-9:], matches[-9:], strict=True):
+        [game] = read_snowie(path.read_text()).games
+        assert game.start is not None
+        ours, gnubgs = parse_position(game.start), from_gnubg_id(f"{position}:{match}")
+        # Snowie's field 4 is the player on roll; the Match ID's turn, the one who must act:
+        # the other player while a double or resignation waits for his answer
+        answering = gnubgs.phase in (Phase.DOUBLED, Phase.RESIGN)
+        on_roll = {"w": "b", "b": "w"}[str(gnubgs.turn)] if answering else gnubgs.turn
+        assert (ours.cells, ours.bar, ours.off, ours.turn) == (
+            gnubgs.cells,
+            gnubgs.bar,
+            gnubgs.off,
+            on_roll,
+        ), path.name
