@@ -16,9 +16,23 @@ from dataclasses import dataclass
 from typing import Final
 
 from notation.errors import NotationError, echoed
+from notation.records.bgroom_reader import SNIFF as BGROOM_HINT
+from notation.records.bgroom_reader import read_bgroom
+from notation.records.gam_reader import SNIFF as GAM_HINT
+from notation.records.gam_reader import read_gam
 from notation.records.mat_reader import ReadLimits, read_mat
 from notation.records.model import MatchText
+from notation.records.oldmoves_reader import SNIFF as OLDMOVES_HINT
+from notation.records.oldmoves_reader import read_oldmoves
+from notation.records.party_reader import SNIFF as PARTY_HINT
+from notation.records.party_reader import read_party
 from notation.records.sgf_reader import read_sgf
+from notation.records.sgg_reader import SNIFF as SGG_HINT
+from notation.records.sgg_reader import read_sgg
+from notation.records.snowie_reader import SNIFF as SNOWIE_HINT
+from notation.records.snowie_reader import read_snowie
+from notation.records.tmg_reader import SNIFF as TMG_HINT
+from notation.records.tmg_reader import read_tmg
 
 SNIFF_BYTES: Final = 65536
 """How much of the content detection looks at."""
@@ -101,7 +115,70 @@ SGF: Final = RecordFormat(
     read=_read_sgf,
     hint="a game tree starting '(;'",
 )
-FORMATS: Final = (SGF, MAT)
+TMG: Final = RecordFormat(
+    name="tmg",
+    title="TrueMoneyGames .tmg as GNU Backgammon imports it",
+    media_types=("application/x-tmg",),
+    suffixes=(".tmg",),
+    sniff=lambda head: bool(TMG_HINT.search(head)),
+    read=lambda text, limits: (read_tmg(text, limits),),
+    hint="'MatchID:', 'Player1:' or 'Game N: a-b' lines",
+)
+OLDMOVES: Final = RecordFormat(
+    name="oldmoves",
+    title="FIBS oldmoves as GNU Backgammon imports it",
+    media_types=("application/x-fibs-oldmoves",),
+    suffixes=(".oldmoves",),
+    sniff=lambda head: bool(OLDMOVES_HINT.search(head)),
+    read=lambda text, limits: (read_oldmoves(text, limits),),
+    hint="a 'Score is A-B' line",
+)
+BGROOM: Final = RecordFormat(
+    name="bgroom",
+    title="BGRoom .bgf (its text form) as GNU Backgammon imports it",
+    media_types=("application/x-bgroom",),
+    suffixes=(".bgf",),
+    sniff=lambda head: bool(BGROOM_HINT.search(head)),
+    read=lambda text, limits: (read_bgroom(text, limits),),
+    hint="a 'BGF version' line",
+)
+GAM: Final = RecordFormat(
+    name="gam",
+    title="GammonEmpire .gam as GNU Backgammon imports it (import empire)",
+    media_types=("application/x-gammonempire",),
+    suffixes=(".gam",),
+    sniff=lambda head: bool(GAM_HINT.search(head)),
+    read=lambda text, limits: (read_gam(text, limits),),
+    hint="a line naming two players, then row '1)'",
+)
+SGG: Final = RecordFormat(
+    name="sgg",
+    title="GamesGrid/GridGammon .sgg as GNU Backgammon imports it",
+    media_types=("application/x-sgg",),
+    suffixes=(".sgg",),
+    sniff=lambda head: bool(SGG_HINT.search(head)),
+    read=lambda text, limits: (read_sgg(text, limits),),
+    hint="a 'Game N. A-B' line",
+)
+PARTY: Final = RecordFormat(
+    name="party",
+    title="PartyGammon .gam as GNU Backgammon imports it (import party)",
+    media_types=("application/x-partygammon",),
+    suffixes=(),  # its .gam suffix names GammonEmpire's format; the content tells them apart
+    sniff=lambda head: bool(PARTY_HINT.search(head)),
+    read=lambda text, limits: (read_party(text, limits),),
+    hint="'GAME_n_...=' or 'MATCHLENGTH=' lines",
+)
+SNOWIE: Final = RecordFormat(
+    name="snowie",
+    title="Snowie .txt position as GNU Backgammon imports it (one game from that position)",
+    media_types=("application/x-snowie-position",),
+    suffixes=(),  # its .txt suffix names the .mat format (gnubg's and XG's text exports)
+    sniff=lambda head: bool(SNOWIE_HINT.search(head)),
+    read=lambda text, limits: (read_snowie(text, limits),),
+    hint="one line of ';'-separated fields",
+)
+FORMATS: Final = (SGF, MAT, TMG, OLDMOVES, BGROOM, GAM, SGG, PARTY, SNOWIE)
 """Every format, in the order detection tries them."""
 NAMES: Final = tuple(format_.name for format_ in FORMATS)
 

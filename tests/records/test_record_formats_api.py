@@ -141,7 +141,9 @@ def test_several_matches_of_one_mat(env: Env) -> None:
 
 def test_the_formats_are_listed(env: Env) -> None:
     listed = get_json(env.client, "/v1/records/formats")
-    assert [f["name"] for f in listed["read"]] == ["sgf", "mat"]
+    assert [f["name"] for f in listed["read"]] == [
+        *("sgf", "mat", "tmg", "oldmoves", "bgroom", "gam", "sgg", "party", "snowie")
+    ]
     assert "application/x-go-sgf" in listed["read"][0]["media_types"]
     assert listed["export"] == ["mat", "sgf"]
 
