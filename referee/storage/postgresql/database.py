@@ -12,7 +12,7 @@ serialization failure or a deadlock is ArchiveBusyError (503 with Retry-After: a
 succeed); PostgreSQL's bad days (a full disk or any class 53 shortage, a read-only
 database or standby, 25006, a server shutting down or failing over, 57P01..57P03, a lost
 connection, class 08) are StorageUnavailableError (503 with Retry-After, remembered for
-/readyz and the live clock: ``health.py``); no server, or no such database, is
+the live clock, and a full disk for /readyz: ``health.py``); no server, or no such database, is
 NotReadyError; anything else is StorageError, caused by psycopg's error. A connection
 found lost or read-only is let go, so the pool recovers without a restart.
 """
@@ -103,7 +103,8 @@ class Database:
         """A write transaction on a connection of the pool, committed when the block
         ends, rolled back when it raises; on a connection of its own after a read-only
         refusal or on a pooled session born read-only (``health.py``), until one
-        succeeds: then the pool's sessions are made anew."""
+        succeeds (at most the pool's size of them at once: ``_own``): then the pool's
+        sessions are made anew."""
         state = health(self.url)
         with translated(self), self._writer(state) as connection, connection.transaction():
             yield connection
@@ -121,19 +122,42 @@ class Database:
                     return
                 connection.close()  # the pool replaces it; a new session may write
                 state.suspect()
-        with own_connection(self.url) as connection:
+        with self._own(state) as connection:
+            if connection is None:
+                raise StorageUnavailableError(
+                    f"{_MESSAGES['read_only']}; nothing was stored, reads are served where"
+                    " they can be; try again later"
+                )
             yield connection
+
+    @contextmanager
+    def _own(self, state: Health) -> Iterator[psycopg.Connection[DictRow] | None]:
+        """A connection of its own while the pool's may be read-only, at most the pool's
+        size of them at once in this process (None: every slot is taken, the archive is
+        most likely read-only still): a read-only database under many writers does not
+        use up the server's connections."""
+        slots = state.own_slots(self.pool.max_size)
+        if not slots.acquire(blocking=False):
+            yield None
+            return
+        try:
+            with own_connection(self.url) as connection:
+                yield connection
+        finally:
+            slots.release()
 
     def ready(self) -> None:
         """Read from the archive: ArchiveBusyError when it cannot be read now,
         NotReadyError when it cannot be read at all (no server, unmigrated),
         StorageUnavailableError when it is read but cannot take writes (read-only, a
-        standby, or the last write here refused for want of disk or server)."""
+        standby, checked now, or the last write here refused for want of disk: a lasting
+        state). A passing error (a lost connection, no connection free on the server) is
+        no reason: the balancer would take the instance out for nothing."""
         try:
             row = self.row(READY_QUERY)
         except StorageError as error:
             raise NotReadyError(f"the archive cannot be read: {error.__cause__}") from None
-        why = health(self.url).why
+        why = health(self.url).lasting
         if row is not None and row["standby"]:
             why = "the archive's server is a standby (read-only)"
         elif row is not None and row["read_only"] == "on" and self._still_read_only():
@@ -145,8 +169,12 @@ class Database:
             )
 
     def _still_read_only(self) -> bool:
-        """Whether a new session is read-only too (else the pool's are stale: drained)."""
-        with translated(self), own_connection(self.url) as connection:
+        """Whether a new session is read-only too (else the pool's are stale: drained).
+        When every slot of the connections of their own is taken, writes are trying:
+        read-only still, as far as this process knows."""
+        with translated(self), self._own(health(self.url)) as connection:
+            if connection is None:
+                return True
             found = connection.execute("SHOW default_transaction_read_only").fetchone()
         if found is not None and found["default_transaction_read_only"] == "on":
             return True
@@ -264,10 +292,11 @@ def translated(database: Database | None = None) -> Iterator[None]:
 def unavailable(
     kind: str, error: psycopg.Error, database: Database | None
 ) -> StorageUnavailableError:
-    """A bad day's 503, remembered for /readyz and the live clock (``health.py``)."""
+    """A bad day's 503, remembered for the live clock and, a full disk, for /readyz
+    (``health.py``)."""
     why = _MESSAGES[kind]
     if database is not None:
-        health(database.url).failed(why, kind == "read_only")
+        health(database.url).failed(why, kind)
     refusal = StorageUnavailableError(
         f"{why} ({first_line(error)}); nothing was stored, reads are served where they"
         " can be; try again later"
