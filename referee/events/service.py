@@ -446,16 +446,15 @@ def submit_record(
 ) -> Submitted:
     """A records event's pairing gets its record, adjudicated as ``POST /v1/matches``
     does (stored even when invalid): a valid record of the match gives the result; an
-    invalid or incomplete one leaves the pairing disputed with the verdict's id. A record
-    of other players or of another length is a 422 that stores nothing and changes
-    nothing (only a 2xx answer stores)."""
+    invalid or incomplete one, or one of other players or of another length, is stored
+    and leaves the pairing disputed with the verdict's id and why (EVENTS.md §6), in the
+    submit's normal answer (only a 2xx answer stores)."""
     working = Working(load(storage, event_id))
-    pairing = _open_pairing(working, number, table, host, records=True)
+    _open_pairing(working, number, table, host, records=True)
     setup = working.setup
     seat = EventSeat(event_id, setup.name, number, table)
     record = tagged(text, seat.tags())
     match = checked_match(record, setup.options, True, setup.variant, limits, engine)
-    _refuse_other_match(problem(played(0, match.verdict), pairing, setup), pairing)
     stored = storage.matches.store(match)
     found = played(stored.id, match.verdict)
 
@@ -478,16 +477,6 @@ def submit_record(
 
     saved = changed(storage, event_id, recorded)
     return Submitted(saved.pairings[(number, table)], stored.id, stored.duplicate, match.verdict)
-
-
-def _refuse_other_match(why: tuple[str, str] | None, pairing: StoredPairing) -> None:
-    """422 for a record that is not of the pairing's match (other players, another
-    length): the record is not stored and the pairing stays as it is."""
-    if why is not None and why[0] in ("record_players", "record_length"):
-        refusal = (
-            errors.RecordPlayersError if why[0] == "record_players" else errors.RecordLengthError
-        )
-        raise refusal(why[1], pairing_status=pairing.status)
 
 
 def _open_pairing(
