@@ -359,8 +359,8 @@ def _take_outcome(
         working.put(disputed(pairing, found.dispute, found.verdict_id))
     else:
         working.put(decide(pairing, found.matches))
-        rated = rated_matches(working.id, working.setup, pairing, found.matches)
-        working.rated.extend(within_limit(storage, working.rated, rated))
+        # A bots event's matches are all rated: the daily limit is for records events.
+        working.rated.extend(rated_matches(working.id, working.setup, pairing, found.matches))
     return ()
 
 

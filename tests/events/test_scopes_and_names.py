@@ -133,3 +133,20 @@ def test_at_most_six_rated_matches_a_day_between_the_same_two_names(site: Site) 
     again = rated.rerate(site.storage)["backgammon"]
     assert {p.name: p.rating for p in again.players} == pytest.approx(before)
     assert len(site.storage.ratings.ledger("backgammon")) == 6
+
+
+def test_a_bots_events_matches_are_all_rated_past_the_daily_limit(site: Site) -> None:
+    """The daily limit is for records events (a host's records): four double round robins
+    of b1 and b2, eight live matches within minutes, all eight rated; a re-rating agrees."""
+    from referee.events import rated
+
+    for seed in range(4):
+        body = {"format": "round-robin", "kind": "bots", "double": True, "entrants": ["b1", "b2"]}
+        event = site.start(site.create(**body)["id"])
+        assert site.play_out(event["id"], seed * 10)["status"] == "finished"
+    history = site.client.get("/v1/ratings/b1?variant=backgammon").get_json()["history"]
+    assert len(history) == 8 > rated.DAILY_PAIR_LIMIT
+    before = {p.name: p.rating for p in rated.current(site.storage, "backgammon").players}
+    again = rated.rerate(site.storage)["backgammon"]
+    assert {p.name: p.rating for p in again.players} == pytest.approx(before)
+    assert len(site.storage.ratings.ledger("backgammon")) == 8
