@@ -56,6 +56,7 @@ from referee.storage.model import (
     StoredPairing,
     Token,
 )
+from referee.storage.shared import normal_name
 from referee.storage.stores import EventConflictError, Storage
 
 MAX_ATTEMPTS = 20
@@ -172,7 +173,7 @@ def _check_bots(storage: Storage, entrants: tuple[str, ...]) -> None:
         for token in storage.tokens.all()
         if Scope.PLAY in token.scopes and token.revoked_at is None
     }
-    unknown = [name for name in entrants if name not in bots]
+    unknown = [name for name in entrants if normal_name(name) not in bots]
     if unknown:
         raise errors.UnknownBotError(
             f"no bot token (scope play) is named {', '.join(unknown)}", names=unknown
