@@ -456,9 +456,9 @@ def submit_record(event_id: int, number: int, table: int) -> dict[str, Any]:
         The event's host (docs/events.md#6). The record (JSON {"record"} or text/plain) is
         adjudicated and stored as by POST /v1/matches (invalid ones too). A valid record
         of the match between the pairing's two entrants, at the event's length, gives the
-        result; an invalid or incomplete one leaves the pairing disputed with the
-        verdict's id (200). A record of other players or of another length is a 422
-        record_players or record_length: nothing is stored, the pairing is unchanged.
+        result; an invalid or incomplete one, or one of other players or of another
+        length, is stored too and leaves the pairing disputed with the verdict's id and
+        the reason in its dispute (200).
         422 pairing_decided for a pairing that has its result, unknown_pairing for a
         round or table the event does not have, wrong_kind in a bots event; 409
         event_state when the event is not running.

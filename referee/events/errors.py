@@ -56,20 +56,6 @@ class RoundsError(EventError):
     title = "Invalid rounds"
 
 
-class RecordPlayersError(EventError):
-    """A record of other players than the pairing's two entrants."""
-
-    code = "record_players"
-    title = "Record of other players"
-
-
-class RecordLengthError(EventError):
-    """A record of another match length than the event's."""
-
-    code = "record_length"
-    title = "Record of another length"
-
-
 class PairingDecidedError(EventError):
     """A record or an award for a pairing that has its result already."""
 

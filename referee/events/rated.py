@@ -8,16 +8,18 @@ Decision (issue 33): at most ``DAILY_PAIR_LIMIT`` rated matches between the same
 (as a director reads them) in one variant count within any 24 hours, by the archive's
 times of their records; later ones count for their event's standings, not for ratings
 (lichess and FIBS rate every game; a host could otherwise move a rating at will with made-up
-records between two names)."""
+records between two names). The limit is for records events only, the matches a host
+submits: a bots event's matches are played on the server, every one rated (a bot league
+plays the same pair many times a day)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence, Set
 from datetime import UTC, datetime, timedelta
 
 from referee.events.ratings import Rating, ratings
 from referee.events.results import name_key, played, rated_matches
-from referee.events.state import PairingStatus
+from referee.events.state import Kind, PairingStatus
 from referee.storage.model import (
     EventQuery,
     KeptRatings,
@@ -43,16 +45,34 @@ def pair_of(match: RatedMatch) -> Pair:
     return match.variant, frozenset((name_key(match.white), name_key(match.black)))
 
 
-def counted(matches: Iterable[tuple[RatedMatch, datetime]]) -> list[RatedMatch]:
+def counted(
+    matches: Iterable[tuple[RatedMatch, datetime]], unlimited: Set[int] = frozenset()
+) -> list[RatedMatch]:
     """Of rated matches and their records' times, those that count for ratings, in archive
-    order: at most ``DAILY_PAIR_LIMIT`` of one pair within any 24 hours."""
+    order: at most ``DAILY_PAIR_LIMIT`` of one pair within any 24 hours, but every one of
+    the ``unlimited`` events (bots events: ``unlimited_events``), which do not count
+    towards the limit either."""
     kept: dict[Pair, list[datetime]] = {}
     found = []
     for match, at in sorted(matches, key=lambda item: item[0].match_id):
+        if match.event_id in unlimited:
+            found.append(match)
+            continue
         times = kept.setdefault(pair_of(match), [])
         if sum(1 for earlier in times if at - earlier < DAY) < DAILY_PAIR_LIMIT:
             times.append(at)
             found.append(match)
+    return found
+
+
+def unlimited_events(storage: Storage, event_ids: Iterable[int]) -> set[int]:
+    """Of events, the bots events: the daily limit is not for their matches (an event no
+    longer there is limited, as a records event is)."""
+    found = set()
+    for event_id in set(event_ids):
+        event = storage.events.get(event_id)
+        if event is not None and event.setup.kind == Kind.BOTS:
+            found.add(event_id)
     return found
 
 
@@ -75,10 +95,12 @@ def within_limit(
         if pair_of(entry.match) in pairs
     ]
     earlier += [match for match in pending if pair_of(match) in pairs]
+    every = [*earlier, *new]
+    unlimited = unlimited_events(storage, (match.event_id for match in every))
     allowed = {
         match.match_id
         for match in counted(
-            (match, stored_at(storage, match.match_id)) for match in [*earlier, *new]
+            ((match, stored_at(storage, match.match_id)) for match in every), unlimited
         )
     }
     return [match for match in new if match.match_id in allowed]
@@ -148,9 +170,12 @@ def ledger_from_archive(
 ) -> list[RatedMatch]:
     """Every rated match the events name (``events``, default ``every_event``), read again
     from the stored records: the finished, not awarded pairings of rated events, within the
-    daily limit of a pair."""
+    daily limit of a pair (in records events)."""
     found: list[tuple[RatedMatch, datetime]] = []
+    unlimited: set[int] = set()
     for event in every_event(storage) if events is None else events:
+        if event.setup.kind == Kind.BOTS:
+            unlimited.add(event.id)
         for pairing in event.pairings:
             if pairing.status != PairingStatus.FINISHED or pairing.award is not None:
                 continue
@@ -162,7 +187,7 @@ def ledger_from_archive(
                     times[match_id] = datetime.fromisoformat(stored.created_at)
             rated = rated_matches(event.id, event.setup, pairing, matches)
             found.extend((match, times[match.match_id]) for match in rated)
-    return counted(found)
+    return counted(found, unlimited)
 
 
 def rerate(storage: Storage, events: Iterable[StoredEvent] | None = None) -> dict[str, KeptRatings]:

@@ -4,13 +4,13 @@ checks a submitted record must pass to be a pairing's result."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.events.state import PairingStatus
 from referee.storage.model import EventSetup, RatedMatch, StoredPairing
+from referee.storage.shared import normal_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ def played(match_id: int, verdict: dict[str, Any]) -> Played:
 def name_key(name: str) -> str:
     """A name as a director reads it: its Unicode composed form (NFC), case and runs of
     blanks aside."""
-    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
+    return " ".join(normal_name(name).split()).casefold()
 
 
 def same_name(one: str, other: str) -> bool:
@@ -122,6 +122,12 @@ def _entrant(name: str, pairing: StoredPairing) -> str:
     return entrant
 
 
+def _rated_name(name: str, pairing: StoredPairing) -> str:
+    """The entrant's name a rating is kept under: NFC, as ``GET /v1/ratings/{name}`` reads
+    it (an event stored before entrants were normalised has them as they were sent)."""
+    return normal_name(_entrant(name, pairing))
+
+
 def awarded(pairing: StoredPairing, side: str, reason: str, setup: EventSetup) -> StoredPairing:
     """The host's award: the winner scores the match length in each of the pairing's
     matches, the loser nothing (as a forfeit), termination ``award``."""
@@ -167,9 +173,9 @@ def rated_matches(
             match_id=match.match_id,
             event_id=event_id,
             variant=setup.variant,
-            white=_entrant(match.players[0], pairing),
-            black=_entrant(match.players[1], pairing),
-            winner=_entrant(match.winner, pairing),
+            white=_rated_name(match.players[0], pairing),
+            black=_rated_name(match.players[1], pairing),
+            winner=_rated_name(match.winner, pairing),
             length=match.length,
         )
         for match in matches

@@ -56,6 +56,7 @@ from referee.storage.model import (
     StoredPairing,
     Token,
 )
+from referee.storage.shared import normal_name
 from referee.storage.stores import EventConflictError, Storage
 
 MAX_ATTEMPTS = 20
@@ -172,7 +173,7 @@ def _check_bots(storage: Storage, entrants: tuple[str, ...]) -> None:
         for token in storage.tokens.all()
         if Scope.PLAY in token.scopes and token.revoked_at is None
     }
-    unknown = [name for name in entrants if name not in bots]
+    unknown = [name for name in entrants if normal_name(name) not in bots]
     if unknown:
         raise errors.UnknownBotError(
             f"no bot token (scope play) is named {', '.join(unknown)}", names=unknown
@@ -359,8 +360,8 @@ def _take_outcome(
         working.put(disputed(pairing, found.dispute, found.verdict_id))
     else:
         working.put(decide(pairing, found.matches))
-        rated = rated_matches(working.id, working.setup, pairing, found.matches)
-        working.rated.extend(within_limit(storage, working.rated, rated))
+        # A bots event's matches are all rated: the daily limit is for records events.
+        working.rated.extend(rated_matches(working.id, working.setup, pairing, found.matches))
     return ()
 
 
@@ -446,16 +447,15 @@ def submit_record(
 ) -> Submitted:
     """A records event's pairing gets its record, adjudicated as ``POST /v1/matches``
     does (stored even when invalid): a valid record of the match gives the result; an
-    invalid or incomplete one leaves the pairing disputed with the verdict's id. A record
-    of other players or of another length is a 422 that stores nothing and changes
-    nothing (only a 2xx answer stores)."""
+    invalid or incomplete one, or one of other players or of another length, is stored
+    and leaves the pairing disputed with the verdict's id and why (EVENTS.md §6), in the
+    submit's normal answer (only a 2xx answer stores)."""
     working = Working(load(storage, event_id))
-    pairing = _open_pairing(working, number, table, host, records=True)
+    _open_pairing(working, number, table, host, records=True)
     setup = working.setup
     seat = EventSeat(event_id, setup.name, number, table)
     record = tagged(text, seat.tags())
     match = checked_match(record, setup.options, True, setup.variant, limits, engine)
-    _refuse_other_match(problem(played(0, match.verdict), pairing, setup), pairing)
     stored = storage.matches.store(match)
     found = played(stored.id, match.verdict)
 
@@ -478,16 +478,6 @@ def submit_record(
 
     saved = changed(storage, event_id, recorded)
     return Submitted(saved.pairings[(number, table)], stored.id, stored.duplicate, match.verdict)
-
-
-def _refuse_other_match(why: tuple[str, str] | None, pairing: StoredPairing) -> None:
-    """422 for a record that is not of the pairing's match (other players, another
-    length): the record is not stored and the pairing stays as it is."""
-    if why is not None and why[0] in ("record_players", "record_length"):
-        refusal = (
-            errors.RecordPlayersError if why[0] == "record_players" else errors.RecordLengthError
-        )
-        raise refusal(why[1], pairing_status=pairing.status)
 
 
 def _open_pairing(

@@ -9,6 +9,10 @@ from typing import Any
 
 from marshmallow import ValidationError, fields
 
+from referee.storage.shared import normal_name
+
+__all__ = ["PersonName", "normal_name", "refused_character"]
+
 REFUSED_CATEGORIES = {"Cc": "a control character", "Cs": "a lone surrogate"}
 
 
@@ -19,11 +23,6 @@ def refused_character(text: str) -> str | None:
         if kind is not None:
             return f"U+{ord(character):04X} is {kind}, not allowed in a name"
     return None
-
-
-def normal_name(text: str) -> str:
-    """A name in Unicode's composed form (NFC): how it is stored and compared."""
-    return unicodedata.normalize("NFC", text)
 
 
 class PersonName(fields.String):

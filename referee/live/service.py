@@ -44,6 +44,7 @@ from referee.rules.variants import find_variant
 from referee.scopes import Scope
 from referee.storage.errors import LiveConflictError, StorageError
 from referee.storage.model import LiveChange, LiveProgress, LiveSetup, Throw, Token
+from referee.storage.shared import normal_name
 from referee.storage.stores import Storage
 from vocabulary import Side
 
@@ -184,7 +185,9 @@ def create(
     seeds; its twin (``dice_of``: the pair's first match) shares that match's server seed,
     commitment and dice id, so throw k of one is throw k of the other. With
     ``join_seconds`` a bot that has not joined by then loses by ``no_show``; ``clock``
-    (reserve, delay) plays on the backgammon clock (EVENTS.md §12)."""
+    (reserve, delay) plays on the backgammon clock (EVENTS.md §12). Players' names are
+    kept in NFC, as token names are."""
+    players = {side: normal_name(name) for side, name in players.items()}
     _check_players(storage, players)
     variant_class = find_variant(variant)
     rules = variant_class.options_with(options)

@@ -21,7 +21,7 @@ from referee.storage.model import (
     StoredMatch,
     Token,
 )
-from referee.storage.shared import timestamp
+from referee.storage.shared import normal_name, timestamp
 
 
 class Row(Protocol):
@@ -103,7 +103,7 @@ def stored_match(row: Row) -> StoredMatch:
 def token(row: Row) -> Token:
     return Token(
         id=row["id"],
-        name=row["name"],
+        name=None if row["name"] is None else normal_name(row["name"]),  # one stored before NFC
         prefix=row["prefix"],
         scopes=tuple(row["scopes"].split()),
         created_at=row["created_at"],

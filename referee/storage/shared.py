@@ -1,10 +1,11 @@
 """What every backend does the same way: timestamps, token secrets and their hashes,
-paging through a search."""
+names in one Unicode spelling, paging through a search."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -17,6 +18,12 @@ TOKEN_BYTES = 32
 def timestamp() -> str:
     """The time stored with a row: UTC, ISO 8601, to the second."""
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def normal_name(text: str) -> str:
+    """A name in Unicode's composed form (NFC): how entrants and token names are stored
+    and compared, so that names that read the same are the same."""
+    return unicodedata.normalize("NFC", text)
 
 
 def new_secret() -> str:

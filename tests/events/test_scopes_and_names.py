@@ -26,23 +26,34 @@ def stored_matches(site: Site) -> int:
     return len(site.client.get("/v1/matches").get_json()["matches"])
 
 
-def test_a_record_of_other_players_or_length_stores_nothing(site: Site) -> None:
+def test_a_record_of_other_players_or_length_is_stored_and_disputes_the_pairing(
+    site: Site,
+) -> None:
+    """EVENTS.md §6: such a record leaves the pairing disputed with the verdict's id; it is
+    stored like an invalid record, in a 200 (only a 2xx answer stores)."""
     event = site.start(create(site).get_json()["id"])
     path = f"/v1/events/{event['id']}/rounds/1/pairings/1/record"
-    for record, code in (
-        (played_record("Ann", "Dee", 1, seed=4), "record_players"),
-        (played_record("Bob", "Cy", 3, seed=4), "record_length"),
+    for count, (record, why) in enumerate(
+        (
+            (played_record("Ann", "Dee", 1, seed=4), "not of Bob and Cy"),
+            (played_record("Bob", "Cy", 3, seed=4), "3-point match, the event plays 1"),
+        ),
+        1,
     ):
         answer = site.client.post(path, json={"record": record}, headers=site.auth())
-        assert (answer.status_code, answer.get_json()["code"]) == (422, code)
-        assert "match_id" not in answer.get_json()
-    assert stored_matches(site) == 0
-    pairing = site.event(event["id"])["rounds_played"][0]["pairings"][0]
-    assert (pairing["status"], pairing["match_ids"]) == ("pending", [])
+        assert answer.status_code == 200, answer.get_json()
+        body = answer.get_json()
+        pairing = body["pairing"]
+        assert (pairing["status"], pairing["verdict_id"]) == ("disputed", body["match_id"])
+        assert why in pairing["dispute"]
+        assert stored_matches(site) == count
+        shown = site.event(event["id"])["rounds_played"][0]["pairings"][0]
+        assert (shown["status"], shown["verdict_id"]) == ("disputed", body["match_id"])
     good = site.client.post(
         path, json={"record": played_record("Bob", "Cy", 1, seed=4)}, headers=site.auth()
     )
-    assert good.status_code == 200 and stored_matches(site) == 1
+    assert good.status_code == 200 and stored_matches(site) == 3
+    assert good.get_json()["pairing"]["status"] == "finished"
 
 
 @pytest.mark.parametrize("spelling", ["b1", "B1", " b1 "])
@@ -122,3 +133,20 @@ def test_at_most_six_rated_matches_a_day_between_the_same_two_names(site: Site) 
     again = rated.rerate(site.storage)["backgammon"]
     assert {p.name: p.rating for p in again.players} == pytest.approx(before)
     assert len(site.storage.ratings.ledger("backgammon")) == 6
+
+
+def test_a_bots_events_matches_are_all_rated_past_the_daily_limit(site: Site) -> None:
+    """The daily limit is for records events (a host's records): four double round robins
+    of b1 and b2, eight live matches within minutes, all eight rated; a re-rating agrees."""
+    from referee.events import rated
+
+    for seed in range(4):
+        body = {"format": "round-robin", "kind": "bots", "double": True, "entrants": ["b1", "b2"]}
+        event = site.start(site.create(**body)["id"])
+        assert site.play_out(event["id"], seed * 10)["status"] == "finished"
+    history = site.client.get("/v1/ratings/b1?variant=backgammon").get_json()["history"]
+    assert len(history) == 8 > rated.DAILY_PAIR_LIMIT
+    before = {p.name: p.rating for p in rated.current(site.storage, "backgammon").players}
+    again = rated.rerate(site.storage)["backgammon"]
+    assert {p.name: p.rating for p in again.players} == pytest.approx(before)
+    assert len(site.storage.ratings.ledger("backgammon")) == 8

@@ -7,7 +7,7 @@ from referee.storage import queries
 from referee.storage.model import IssuedToken, Token
 from referee.storage.postgresql.database import Database, marked
 from referee.storage.rows import token
-from referee.storage.shared import new_secret, secret_hash, timestamp
+from referee.storage.shared import new_secret, normal_name, secret_hash, timestamp
 
 
 class PostgresTokens:
@@ -19,6 +19,7 @@ class PostgresTokens:
     def create(self, scopes: tuple[str, ...], name: str | None = None) -> IssuedToken:
         secret = new_secret()
         created = timestamp()
+        name = None if name is None else normal_name(name)  # as entrants are (NFC)
         with self.database.writing() as connection:
             row = connection.execute(
                 marked(queries.TOKEN_CREATE) + " RETURNING id",

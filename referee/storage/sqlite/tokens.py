@@ -6,7 +6,7 @@ from __future__ import annotations
 from referee.storage.model import IssuedToken, Token
 from referee.storage.rows import TOKEN_COLUMNS as COLUMNS
 from referee.storage.rows import token as _token
-from referee.storage.shared import new_secret, secret_hash, timestamp
+from referee.storage.shared import new_secret, normal_name, secret_hash, timestamp
 from referee.storage.sqlite.database import Database
 
 
@@ -19,6 +19,7 @@ class SqliteTokens:
     def create(self, scopes: tuple[str, ...], name: str | None = None) -> IssuedToken:
         secret = new_secret()
         created = timestamp()
+        name = None if name is None else normal_name(name)  # as entrants are (NFC)
         with self.database.writing() as connection:
             cursor = connection.execute(
                 "INSERT INTO tokens (name, prefix, token_hash, scopes, created_at)"
