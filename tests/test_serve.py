@@ -23,7 +23,10 @@ def dry_run(target: str, tmp_path: Path) -> list[str]:
         pytest.skip("make is not installed")
     venv = tmp_path / "venv"
     done = subprocess.run(
-        ["make", "-n", target, f"VENV={venv}"], cwd=ROOT, capture_output=True, text=True
+        ["make", "--no-print-directory", "-n", target, f"VENV={venv}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stderr
     return [line.strip() for line in done.stdout.splitlines() if line.strip()]

@@ -171,6 +171,8 @@ def all_cases() -> list[Case]:
     one = "/v1/matches/{match_id}"
     cases += query_cases("get", one, "/v1/matches/1", ["format"])
     cases.append(Case("get", one, "a huge id", "/v1/matches/" + "9" * 4000))
+    cases += body_cases("delete", one, "/v1/matches/1", {"reason": "r"}, "writer")
+    cases.append(Case("delete", one, "a huge id", "/v1/matches/" + "9" * 4000, {}, "writer"))
     recheck = "/v1/matches/{match_id}/check"
     cases += body_cases("post", recheck, "/v1/matches/1/check", {"mode": "strict", "options": {}},
                         "none")  # fmt: skip
@@ -200,7 +202,7 @@ def all_cases() -> list[Case]:
         method = "post" if path.endswith("abort") else "get"
         url = path.replace("{live_id}", "9" * 4000)
         cases.append(Case(method, path, "a huge id", url, {}, "host"))
-    for path in ("/healthz", "/readyz", "/v1/variants", "/openapi.yaml"):
+    for path in ("/healthz", "/readyz", "/v1/variants", "/v1/records/formats", "/openapi.yaml"):
         cases.append(Case("get", path, "an unknown parameter", f"{path}?{HUGE}=1"))
     return cases + event_cases()
 
@@ -214,7 +216,7 @@ def event_cases() -> list[Case]:
     cases.append(Case("post", "/v1/events", "an entrant", "/v1/events", {"json": body}, "host"))
     cases += query_cases("get", "/v1/events", "/v1/events", ["status", "limit", "cursor"])
     huge = "9" * 4000
-    for export in ("", "/standings.json", "/standings.csv", "/records.zip"):
+    for export in ("", "/standings.json", "/standings.csv", "/records.zip", "/stream", "/ledger"):
         path = "/v1/events/{event_id}" + export
         cases.append(Case("get", path, "a huge id", path.replace("{event_id}", huge)))
     start = "/v1/events/{event_id}/start"
@@ -224,6 +226,15 @@ def event_cases() -> list[Case]:
     cases += body_cases("post", pairing + "/record", url + "/record", {"record": RECORD}, "host")
     result = {"winner": "w", "reason": "r"}
     cases += body_cases("post", pairing + "/result", url + "/result", result, "host")
+    cases += body_cases("post", pairing + "/void", url + "/void", {"reason": "r"}, "host")
+    withdraw = "/v1/events/{event_id}/entrants/{name}/withdraw"
+    cases += body_cases(
+        "post", withdraw, "/v1/events/1/entrants/a/withdraw", {"reason": "r"}, "host"
+    )
+    cases.append(
+        Case("post", withdraw, "a huge name", f"/v1/events/1/entrants/{HUGE}/withdraw",
+             {"json": {"reason": "r"}}, "host")
+    )  # fmt: skip
     cases.append(Case("get", "/v1/bot/stream", "an unknown parameter", f"/v1/bot/stream?{HUGE}=1"))
     cases += query_cases("get", "/v1/ratings", "/v1/ratings", ["variant"])
     one = "/v1/ratings/{name}"
