@@ -122,7 +122,7 @@ def check() -> tuple[str, int]:
     its replay; stored in the archive too when the form asks, with its token."""
     fields = ("record", "variant", "mode", "options", "format", "store", "allow_invalid")
     form = {name: request.form.get(name, "") for name in fields}
-    stored = None
+    stored = refused = None
     try:
         text = _submitted_record()
         if not text.strip():
@@ -133,12 +133,16 @@ def check() -> tuple[str, int]:
         found = form["format"] if form["format"] in FORMAT_NAMES else None
         limits = work_limits()
         adjudication = adjudicate(text, variant, mode, options, True, limits, engine(), found)
-        if form["store"]:
-            stored = store_checked(text, request.form, options, variant, found)
     except NotationError as error:
         return _form_error(form, f"options: {error.message}")
     except RefereeError as error:
         return _form_error(form, error.message, error.status)
+    status = 200
+    if form["store"]:  # the verdict shown is the one stored, or the page says why not
+        try:
+            stored = store_checked(text, request.form, options, adjudication)
+        except RefereeError as error:
+            refused, status = error.message, error.status
     verdict = adjudication.verdict.to_json()
     players = verdict["match"]["players"]
     scored = {game["index"]: game for game in verdict["games"]}
@@ -150,8 +154,13 @@ def check() -> tuple[str, int]:
     ]
     page = _viewer_page(games, players, _svg_href, lambda game: None, options, ranking)
     return render_template(
-        "verdict.html", verdict=verdict, picker="_pick_anchors.html", stored=stored, **page
-    ), 200
+        "verdict.html",
+        verdict=verdict,
+        picker="_pick_anchors.html",
+        stored=stored,
+        refused=refused,
+        **page,
+    ), status
 
 
 def _form_error(form: dict[str, str], message: str, status: int = 422) -> tuple[str, int]:

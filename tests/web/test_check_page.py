@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 
+import referee.adjudication.match
 import referee.web.closest
 from referee.plays import PlaysService
 from referee.web.closest import RANKED_PER_PAGE
-from tests.api.test_matches_api import Env, make_env
+from tests.api.support import get_json
+from tests.api.test_matches_api import Env, invalid_galaxy, make_env
 from tests.played import money_session
 
 
@@ -51,3 +53,44 @@ def test_a_record_with_many_errors_ranks_the_legal_plays_of_a_page_s_worth(
     errors = html.count("13/1 cannot be played")
     assert errors > 2 * RANKED_PER_PAGE  # every game's error is on the page ...
     assert 0 < CountedPlays.listed <= RANKED_PER_PAGE  # ... a page's worth of them ranked
+
+
+def test_storing_from_the_page_stores_its_one_adjudication(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    judged = referee.adjudication.match._judged
+    calls: list[str] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append("judged")
+        return judged(*args, **kwargs)
+
+    monkeypatch.setattr(referee.adjudication.match, "_judged", counted)
+    form = {"record": invalid_galaxy(), "store": "1", "allow_invalid": "1", "token": env.secret}
+    page = env.client.post("/check", data=form)
+    assert page.status_code == 200 and "Stored in the archive" in page.get_data(as_text=True)
+    assert len(calls) == 1  # the verdict shown is the one stored: one check, one budget
+
+
+def test_a_record_checked_in_condone_mode_is_stored_in_condone_mode(env: Env) -> None:
+    form = {"record": invalid_galaxy(), "mode": "condone", "store": "1", "allow_invalid": "1"}
+    page = env.client.post("/check", data={**form, "token": env.secret})
+    assert page.status_code == 200 and "Stored in the archive" in page.get_data(as_text=True)
+    [listed] = get_json(env.client, "/v1/matches")["matches"]
+    stored = get_json(env.client, f"/v1/matches/{listed['id']}")
+    assert stored["verdict"]["mode"] == "condone"
+    # the condoned 13/8 stands: lasse's game 1 goes on past it, as on the page
+    strict = env.client.post("/check", data={"record": invalid_galaxy()})
+    shown = env.client.post("/check", data={"record": invalid_galaxy(), "mode": "condone"})
+    assert strict.get_data(as_text=True) != shown.get_data(as_text=True)
+
+
+def test_a_refused_store_says_so_in_the_form_s_words_beside_the_verdict(env: Env) -> None:
+    form = {"record": invalid_galaxy(), "store": "1", "token": env.secret}
+    page = env.client.post("/check", data=form)
+    html = page.get_data(as_text=True)
+    assert page.status_code == 422
+    assert "Not stored: the record has errors" in html
+    assert "tick “even with errors”" in html and "allow_invalid: true" not in html
+    assert "Verdict: lasse" in html  # the verdict is still shown
+    assert get_json(env.client, "/v1/matches")["matches"] == []
