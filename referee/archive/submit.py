@@ -8,9 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from notation.records.mat_writer import write_mat
 from referee import RULES_REVISION, __version__
-from referee.adjudication import check_and_write
+from referee.adjudication import Adjudication, check_and_write
 from referee.adjudication.budget import WorkLimits
+from referee.adjudication.verdict import Verdict
 from referee.archive.stored import stored_match
 from referee.errors import (
     InvalidNotationError,
@@ -54,6 +56,12 @@ def submit(
     """Check and store a record (in the format named, else detected); an invalid one only
     with ``allow_invalid``."""
     match = checked_match(text, options, allow_invalid, variant, limits, engine, record_format)
+    return store_match(storage, match)
+
+
+def store_match(storage: Storage, match: NewMatch) -> Submission:
+    """Store a checked record once (``checked_match`` or ``adjudicated_match``): the
+    stored verdict answers a duplicate."""
     stored = storage.matches.store(match)
     verdict_json = match.verdict
     if stored.duplicate:  # the answer is what is stored, whatever options came this time
@@ -71,22 +79,55 @@ def checked_match(
     record_format: str | None = None,
 ) -> NewMatch:
     """A record checked as the archive stores it: verdict, canonical text, SHA-256."""
+    _unicode_text(text)
+    written = check_and_write(text, variant, options, limits, engine, record_format)
+    return _new_match(
+        text, written.verdict, written.tags, written.canonical, options, allow_invalid, API_REFUSAL
+    )
+
+
+API_REFUSAL = "the record has errors; send allow_invalid: true to store it anyway"
+
+
+def adjudicated_match(
+    text: str,
+    adjudication: Adjudication,
+    options: Mapping[str, object] | None,
+    allow_invalid: bool,
+    refusal: str = API_REFUSAL,
+) -> NewMatch:
+    """A record already adjudicated (``adjudicate``, in its mode, the check page's) as the
+    archive stores it, from that adjudication (no second one): its verdict, its canonical
+    text (``write_mat`` of ``adjudication.canonical``), SHA-256; ``refusal``: the
+    InvalidRecordError's message for a record with errors without ``allow_invalid``."""
+    _unicode_text(text)
+    canonical = write_mat(adjudication.canonical)
+    record = adjudication.record
+    verdict = adjudication.verdict
+    return _new_match(text, verdict, record.tags, canonical, options, allow_invalid, refusal)
+
+
+def _unicode_text(text: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as error:
         raise InvalidNotationError(
             f"the record is not valid Unicode text: {error.reason}"
         ) from None
-    written = check_and_write(text, variant, options, limits, engine, record_format)
-    verdict = written.verdict
+
+
+def _new_match(
+    text: str,
+    verdict: Verdict,
+    tags: Mapping[str, str],
+    canonical: str,
+    options: Mapping[str, object] | None,
+    allow_invalid: bool,
+    refusal: str,
+) -> NewMatch:
     verdict_json = verdict.to_json()
     if not verdict.valid and not allow_invalid:
-        raise InvalidRecordError(
-            "the record has errors; send allow_invalid: true to store it anyway",
-            verdict=verdict_json,
-        )
-    canonical = written.canonical
-    tags = written.tags
+        raise InvalidRecordError(refusal, verdict=verdict_json)
     match = verdict.match
     return NewMatch(
         sha256=record_key(canonical, None if verdict.valid else text),

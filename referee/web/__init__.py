@@ -41,6 +41,7 @@ from referee.live import service as live
 from referee.rules.variants import VARIANTS
 from referee.rules.words import NO_MOVE, result_words
 from referee.scopes import Scope
+from referee.web.closest import Ranking
 from referee.web.storing import store_checked
 from referee.web.viewer import (
     GameReplay,
@@ -121,7 +122,7 @@ def check() -> tuple[str, int]:
     its replay; stored in the archive too when the form asks, with its token."""
     fields = ("record", "variant", "mode", "options", "format", "store", "allow_invalid")
     form = {name: request.form.get(name, "") for name in fields}
-    stored = None
+    stored = refused = None
     try:
         text = _submitted_record()
         if not text.strip():
@@ -132,23 +133,34 @@ def check() -> tuple[str, int]:
         found = form["format"] if form["format"] in FORMAT_NAMES else None
         limits = work_limits()
         adjudication = adjudicate(text, variant, mode, options, True, limits, engine(), found)
-        if form["store"]:
-            stored = store_checked(text, request.form, options, variant, found)
     except NotationError as error:
         return _form_error(form, f"options: {error.message}")
     except RefereeError as error:
         return _form_error(form, error.message, error.status)
+    status = 200
+    if form["store"]:  # the verdict shown is the one stored, or the page says why not
+        try:
+            stored = store_checked(text, request.form, options, adjudication)
+        except RefereeError as error:
+            refused, status = error.message, error.status
     verdict = adjudication.verdict.to_json()
     players = verdict["match"]["players"]
     scored = {game["index"]: game for game in verdict["games"]}
+    ranking = Ranking()
+    options = verdict["options"]
     games = [
-        game_replay(index, replay_actions(steps), players, scored.get(index), verdict["options"])
+        game_replay(index, replay_actions(steps), players, scored.get(index), options, ranking)
         for index, steps in enumerate(adjudication.replays, start=1)
     ]
-    page = _viewer_page(games, players, _svg_href, lambda game: None, verdict["options"])
+    page = _viewer_page(games, players, _svg_href, lambda game: None, options, ranking)
     return render_template(
-        "verdict.html", verdict=verdict, picker="_pick_anchors.html", stored=stored, **page
-    ), 200
+        "verdict.html",
+        verdict=verdict,
+        picker="_pick_anchors.html",
+        stored=stored,
+        refused=refused,
+        **page,
+    ), status
 
 
 def _form_error(form: dict[str, str], message: str, status: int = 422) -> tuple[str, int]:
@@ -180,11 +192,12 @@ def _viewer_page(
     href: StepHref,
     other_game: Callable[[int], str | None],
     options: dict[str, Any],
+    ranking: Ranking,
 ) -> dict[str, Any]:
     """What the viewer partial needs: the games shown, the current step and its board,
     ``finding_href(game, line)``: where a finding of the verdict is shown (in this page,
     else ``other_game(game)``), and ``alternatives_of(issue)``: a finding's legal plays in
-    words, the closest first."""
+    words, the closest first for the page's first ``RANKED_PER_PAGE`` (``ranking``)."""
     orientation = _orientation()
     shown = [game for game in games if game.steps]
     current: Step | None = None
@@ -222,7 +235,7 @@ def _viewer_page(
         "players": players,
         "href": lambda step: href(step, orientation, players),
         "finding_href": finding_href,
-        "alternatives_of": lambda issue: alternatives_words(issue, options),
+        "alternatives_of": lambda issue: alternatives_words(issue, options, ranking),
         "links": links,
     }
 
@@ -294,7 +307,10 @@ def _match_page(match_id: int, game: int, count: int, actions: list[dict[str, An
     players = list(stored.players)
     scored = next((scored for scored in verdict["games"] if scored["index"] == game), None)
     options = verdict["options"]
-    games = [] if actions is None else [game_replay(game, actions, players, scored, options)]
+    ranking = Ranking()
+    games = []
+    if actions is not None:
+        games = [game_replay(game, actions, players, scored, options, ranking)]
 
     def href(step: Step, orientation: Side, names: Sequence[str]) -> str:
         query = {"g": str(step.game), "a": str(step.number)}
@@ -310,7 +326,7 @@ def _match_page(match_id: int, game: int, count: int, actions: list[dict[str, An
         return f"{page_of_match}?{flipped}g={number}"
 
     later_errors = [g["index"] for g in verdict["games"][game:] if g["errors"]]
-    page = _viewer_page(games, players, href, other_game, options)
+    page = _viewer_page(games, players, href, other_game, options, ranking)
     return render_template(
         "match.html",
         stored=stored,

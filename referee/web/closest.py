@@ -1,11 +1,15 @@
 """The legal plays nearest a written illegal one, for the pages. The referee names a few
 legal plays in the order its move generator finds them; a reader looking for what the
-player meant wants the plays closest to the written one first."""
+player meant wants the plays closest to the written one first. Ranking lists every legal
+play and reads each again (some ms for a position with hundreds): a page ranks the errors of
+at most ``RANKED_PER_PAGE`` distinct written plays (``Ranking``), the rest keep the
+verdict's order."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from notation.errors import NotationError
 from notation.plays import parse_play
@@ -39,3 +43,30 @@ def closest_plays(
     except (NotationError, RefereeError):
         return tuple(shown)
     return tuple(ranked[:MAX_ALTERNATIVES])
+
+
+RANKED_PER_PAGE = 10
+"""At most this many of a page's illegal plays (the first met: the viewer's game comes
+first, then the verdict's findings) have their legal plays ranked, closest first."""
+
+
+@dataclass(slots=True)
+class Ranking:
+    """One page's ranking of legal plays: ``closest_plays`` for the first ``limit``
+    distinct (position, written play) pairs asked, each computed once; past them the
+    verdict's own alternatives as given."""
+
+    limit: int = RANKED_PER_PAGE
+    ranked: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
+
+    def closest(
+        self, position: str, written: str, options: Mapping[str, object], shown: Sequence[str]
+    ) -> tuple[str, ...]:
+        """``closest_plays`` while the page has ranks left, else ``shown``."""
+        key = (position, written)
+        if key in self.ranked:
+            return self.ranked[key]
+        if len(self.ranked) >= self.limit:
+            return tuple(shown)
+        self.ranked[key] = closest_plays(position, written, options, shown)
+        return self.ranked[key]

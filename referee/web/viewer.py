@@ -10,7 +10,7 @@ from typing import Any
 from referee.board_svg import Roll, board_svg, changed_points
 from referee.bridge import read_position, write_position
 from referee.rules.words import play_words
-from referee.web.closest import closest_plays
+from referee.web.closest import Ranking
 from vocabulary import Phase, Side
 
 
@@ -120,14 +120,15 @@ def rolled_before(action: Mapping[str, Any]) -> str:
 
 
 def alternatives_words(
-    error: Mapping[str, Any] | None, options: Mapping[str, Any]
+    error: Mapping[str, Any] | None, options: Mapping[str, Any], ranking: Ranking | None = None
 ) -> tuple[str, ...]:
-    """An illegal play's alternatives in words, the closest to the written play first."""
+    """An illegal play's alternatives in words, the closest to the written play first while
+    the page's ``ranking`` has ranks left (else, and without one, the verdict's order)."""
     if not error or not error.get("alternatives"):
         return ()
     shown = error["alternatives"]
-    if error.get("play") and error.get("position"):
-        shown = closest_plays(error["position"], error["play"], options, shown)
+    if ranking is not None and error.get("play") and error.get("position"):
+        shown = ranking.closest(error["position"], error["play"], options, shown)
     return tuple(play_words(play) for play in shown)
 
 
@@ -137,10 +138,12 @@ def game_replay(
     players: Sequence[str],
     scored: Mapping[str, Any] | None = None,
     options: Mapping[str, Any] | None = None,
+    ranking: Ranking | None = None,
 ) -> GameReplay:
     """The viewer's steps of one game from the replay API's actions; none for a game
     without actions (there is no position to show). ``scored``: the verdict's game (its
-    result words the ``Wins`` line); ``options``: the verdict's (to list legal plays)."""
+    result words the ``Wins`` line); ``options``: the verdict's (to list legal plays);
+    ``ranking``: the page's (which errors have their legal plays ranked, closest first)."""
     if not actions:
         return GameReplay(game, ())
     start = actions[0]["position_before"]
@@ -156,7 +159,7 @@ def game_replay(
                 rolled_before(action),
                 action["line"],
                 action.get("error"),
-                alternatives_words(action.get("error"), options or {}),
+                alternatives_words(action.get("error"), options or {}, ranking),
             )
         )
     return GameReplay(game, tuple(steps))
