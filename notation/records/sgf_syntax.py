@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -215,3 +215,33 @@ class _Parser:
         else:
             values = tuple(unescaped(found[1]) for found in _VALUE.finditer(written))
         tree.nodes[-1][2].append((name, values))
+
+
+_ROOT = re.compile(r"\ufeff?\s*\(\s*;")
+_PROPERTY = re.compile(
+    r"\s*(?P<name>[A-Za-z]{1,32})\s*(?:\[[^\\\]]*(?:\\.[^\\\]]*)*\]\s*)+", re.DOTALL
+)
+
+
+def with_root_properties(text: str, properties: Mapping[str, str]) -> str:
+    """``text`` with ``properties`` (name, one value each) first in its first game tree's
+    root node, the root's own properties of those names gone; a text that does not open
+    with a game tree is given back as it is (reading it says what is wrong)."""
+    opened = _ROOT.match(text)
+    if opened is None:
+        return text
+    position = opened.end()
+    kept: list[str] = []
+    while (found := _PROPERTY.match(text, position)) is not None:
+        name = found["name"]
+        short = name if name.isupper() else "".join(c for c in name if c.isupper())
+        if short not in properties:
+            kept.append(text[position : found.end()])
+        position = found.end()
+    written = "".join(f"{name}[{_escaped(value)}]" for name, value in properties.items())
+    return text[: opened.end()] + written + "".join(kept) + text[position:]
+
+
+def _escaped(value: str) -> str:
+    """A property value as written: ``\\`` and ``]`` escaped."""
+    return value.replace("\\", "\\\\").replace("]", "\\]")

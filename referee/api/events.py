@@ -14,7 +14,7 @@ from marshmallow import Schema, fields, validate
 
 from notation.errors import echoed
 from referee.adjudication.verdict import VerdictSchema
-from referee.api.schemas import RequestSchema, clock_delay
+from referee.api.schemas import RequestSchema, clock_delay, record_format_field
 from referee.errors import NotFoundError
 from referee.events import exports, rated, service, views
 from referee.events.keeper import POLL_SECONDS, Keeper
@@ -130,13 +130,16 @@ class EventListQuery(QuerySchema):
 
 
 class EventRecordQuery(QuerySchema):
-    """A text/plain record takes no query parameters."""
+    """A text/plain (or SGF) record's query parameters: its format, when named."""
+
+    format = record_format_field()
 
 
 class EventRecordRequest(RequestSchema):
     text_query: ClassVar[type[Schema]] = EventRecordQuery
 
     record = fields.String(required=True, validate=validate.Length(min=1))
+    format = record_format_field(in_body=True)
 
 
 class EventResultRequest(RequestSchema):
@@ -453,12 +456,15 @@ def submit_record(event_id: int, number: int, table: int) -> dict[str, Any]:
     post:
       summary: Submit a pairing's record
       description: >
-        The event's host (docs/events.md#6). The record (JSON {"record"} or text/plain) is
-        adjudicated and stored as by POST /v1/matches (invalid ones too). A valid record
-        of the match between the pairing's two entrants, at the event's length, gives the
-        result; an invalid or incomplete one, or one of other players or of another
-        length, is stored too and leaves the pairing disputed with the verdict's id and
-        the reason in its dispute (200).
+        The event's host (docs/events.md#6). The record (JSON {"record"}, text/plain or
+        application/x-go-sgf), a .mat or gnubg's SGF, its format detected or named by
+        format (format as a query parameter for a text body), gets the event's tags (an
+        SGF's as its first game's root properties) and is adjudicated and stored as by
+        POST /v1/matches (invalid ones too). A valid record of the match between the
+        pairing's two entrants, at the event's length, gives the result; an invalid or
+        incomplete one, or one of other players or of another length, is stored too and
+        leaves the pairing disputed with the verdict's id and the reason in its dispute
+        (200).
         422 pairing_decided for a pairing that has its result, unknown_pairing for a
         round or table the event does not have, wrong_kind in a bots event; 409
         event_state when the event is not running.
@@ -467,11 +473,13 @@ def submit_record(event_id: int, number: int, table: int) -> dict[str, Any]:
         - {in: path, name: event_id, required: true, schema: {type: integer}}
         - {in: path, name: number, required: true, schema: {type: integer}}
         - {in: path, name: table, required: true, schema: {type: integer}}
+        - {in: query, schema: EventRecordQuery}
       requestBody:
         required: true
         content:
           application/json: {schema: EventRecordRequest}
           text/plain: {schema: {type: string}}
+          application/x-go-sgf: {schema: {type: string}}
       responses:
         200:
           description: The pairing after the record
@@ -489,7 +497,15 @@ def submit_record(event_id: int, number: int, table: int) -> dict[str, Any]:
     keep()
     body = record_body(EventRecordRequest)
     done = service.submit_record(
-        storage(), event_id, number, table, body["record"], host, work_limits(), engine()
+        storage(),
+        event_id,
+        number,
+        table,
+        body["record"],
+        host,
+        work_limits(),
+        engine(),
+        body["format"],
     )
     return {
         "event_id": event_id,

@@ -444,18 +444,20 @@ def submit_record(
     host: Token,
     limits: WorkLimits | None = None,
     engine: Engine = CHOSEN,
+    record_format: str | None = None,
 ) -> Submitted:
-    """A records event's pairing gets its record, adjudicated as ``POST /v1/matches``
-    does (stored even when invalid): a valid record of the match gives the result; an
-    invalid or incomplete one, or one of other players or of another length, is stored
-    and leaves the pairing disputed with the verdict's id and why (EVENTS.md §6), in the
-    submit's normal answer (only a 2xx answer stores)."""
+    """A records event's pairing gets its record (in the format named, else the one it
+    shows), tagged with the event's tags and adjudicated as ``POST /v1/matches`` does
+    (stored even when invalid): a valid record of the match gives the result; an invalid
+    or incomplete one, or one of other players or of another length, is stored and leaves
+    the pairing disputed with the verdict's id and why (EVENTS.md §6), in the submit's
+    normal answer (only a 2xx answer stores)."""
     working = Working(load(storage, event_id))
     _open_pairing(working, number, table, host, records=True)
     setup = working.setup
     seat = EventSeat(event_id, setup.name, number, table)
-    record = tagged(text, seat.tags())
-    match = checked_match(record, setup.options, True, setup.variant, limits, engine)
+    record = tagged(text, seat.tags(), record_format)
+    match = checked_match(record, setup.options, True, setup.variant, limits, engine, record_format)
     stored = storage.matches.store(match)
     found = played(stored.id, match.verdict)
 

@@ -478,6 +478,13 @@ class EventLive:
     black: str
 
 
+def event_name(name: str) -> str:
+    """An event's name in its one form, the one its events row keeps and its records'
+    ``Event`` tag writes (a tag is one line): every run of whitespace one space, none at
+    either end. A search by the event's id compares the tag with the kept name."""
+    return " ".join(name.split())
+
+
 @dataclass(frozen=True, slots=True)
 class EventSeat:
     """Where a live match sits in an event (EVENTS.md §10: its record's tags): the
@@ -490,10 +497,10 @@ class EventSeat:
 
     def tags(self, leg: int | None = None) -> dict[str, str]:
         """The record's header tags: ``Event``, ``EventId``, ``Round``, ``Table`` and, for
-        a match of a mirrored pair, ``Leg`` (1 or 2); a line break of the name is a space
-        (a tag is one line)."""
+        a match of a mirrored pair, ``Leg`` (1 or 2); the name as ``event_name`` writes
+        it."""
         tags = {
-            "Event": " ".join(self.name.split()),
+            "Event": event_name(self.name),
             "EventId": str(self.event_id),
             "Round": str(self.round),
             "Table": str(self.table),

@@ -13,6 +13,7 @@ from referee.storage.model import (
     Json,
     LiveProgress,
     LiveSetup,
+    MatchQuery,
     MatchSummary,
     NewMatch,
     Rechecked,
@@ -210,3 +211,18 @@ def derived_rows(
 def derived_body(row: Row | None) -> Json | None:
     """A kept result read back (None: none kept)."""
     return None if row is None else json.loads(zlib.decompress(row["body"]))
+
+
+def match_filters(query: MatchQuery) -> list[tuple[str, object]]:
+    """The conditions of a match search that every backend writes alike (``?`` marks),
+    each with its value, None for a filter not set: the player, ``?event=`` (the
+    ``Event`` column, any case), the variant, the cursor, and ``?event_id=`` (the
+    ``Event`` column against the event's kept name, which ``new_event_row`` cleaned as
+    its tags write it; each backend adds its test for the ``EventId`` tag)."""
+    return [
+        ("(lower(white) = lower(?) OR lower(black) = lower(?))", query.player or None),
+        ("lower(event) = lower(?)", query.event or None),
+        ("variant = ?", query.variant or None),
+        ("id < ?", query.after_id),
+        ("lower(event) = (SELECT lower(name) FROM events WHERE id = ?)", query.event_id),
+    ]

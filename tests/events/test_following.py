@@ -20,13 +20,17 @@ from urllib.parse import quote
 
 import pytest
 
+from notation.records.mat_reader import read_mat
 from referee.adjudication.match import check_and_write
+from referee.archive.sgf import sgf_of
 from referee.events.follow import follow
+from referee.events.tagging import tagged
 from referee.http.streams import StreamLimits
 from referee.storage import Location, open_storage
+from referee.storage.model import EventSeat
 from referee.storage.stores import Storage
 from tests.engines.gnubg import run_batch
-from tests.events.records import played_record
+from tests.events.records import played_record, winner_of
 from tests.events.support import Site, make_site
 
 DEADLINE = 30.0
@@ -264,6 +268,58 @@ def test_a_records_events_matches_take_its_tags(site: Site) -> None:
         "Leg": None,
     }
     assert text.count("[Event ") == 1  # the record's own Event tag gave way to the event's
+
+
+def sgf_of_record(record: str) -> str:
+    """A .mat record as the gnubg SGF the archive exports of it."""
+    return sgf_of(read_mat(record), check_and_write(record).verdict.to_json())
+
+
+def test_an_sgf_and_a_mat_tagged_by_an_event_read_back_as_the_same_tags() -> None:
+    record = '; [Event "Elsewhere"]\n; [Round "7"]\n' + played_record("Ann", "Bob", 1, seed=1)
+    tags = EventSeat(12, "Odd ] name \\ here", 3, 2).tags(leg=1)
+    sgf = tagged(sgf_of_record(record), tags)
+    assert sgf.count("EV[") == 1 and sgf.count("RO[") == 1
+    as_sgf, as_mat = tags_of(sgf), tags_of(tagged(record, tags))
+    assert {key: as_sgf.get(key) for key in EVENT_TAGS} == tags
+    assert {key: as_mat.get(key) for key in EVENT_TAGS} == tags
+
+
+@pytest.mark.parametrize("sent", ["json", "json-format", "sgf-media-type"])
+def test_a_records_event_takes_an_sgf_record_with_its_tags(site: Site, sent: str) -> None:
+    name = "SGF night"
+    created = site.create(
+        name=name, format="round-robin", kind="records", length=1, entrants=["Ann", "Bob"]
+    )
+    site.start(created["id"])
+    record = '; [Event "Somewhere else"]\n' + played_record("Ann", "Bob", 1, seed=1)
+    sgf = sgf_of_record(record)
+    path = f"/v1/events/{created['id']}/rounds/1/pairings/1/record"
+    if sent == "sgf-media-type":
+        answer = site.client.post(
+            path, data=sgf, content_type="application/x-go-sgf", headers=site.auth()
+        )
+    else:
+        body = {"record": sgf, **({"format": "sgf"} if sent == "json-format" else {})}
+        answer = site.client.post(path, json=body, headers=site.auth())
+    assert answer.status_code == 200, answer.get_json()
+    done = answer.get_json()
+    assert done["verdict"]["valid"] is True
+    assert done["pairing"]["status"] == "finished"
+    assert done["pairing"]["winner"] == winner_of(record)
+    match_id = done["match_id"]
+    expected = {"Event": name, "EventId": str(created["id"]), "Round": "1", "Table": "1"}
+    for form in ("original", "canonical"):
+        text = site.client.get(f"/v1/matches/{match_id}?format={form}").get_data(as_text=True)
+        read = tags_of(text)
+        assert {key: read[key] for key in expected} == expected
+        assert "Leg" not in read
+    original = site.client.get(f"/v1/matches/{match_id}?format=original").get_data(as_text=True)
+    assert original.lstrip().startswith("(;") and "Somewhere else" not in original
+    found = site.client.get(f"/v1/matches?event={quote(name)}").get_json()["matches"]
+    assert [m["id"] for m in found] == [match_id]
+    by_id = site.client.get(f"/v1/matches?event_id={created['id']}").get_json()["matches"]
+    assert [m["id"] for m in by_id] == [match_id]
 
 
 def over_the_length(length: int) -> tuple[str, tuple[int, int]]:

@@ -12,14 +12,17 @@ import pytest
 from referee.storage.model import (
     EventChange,
     EventQuery,
+    EventSeat,
     EventSetup,
     LiveProgress,
     LiveSetup,
+    MatchQuery,
     RatedMatch,
     Seeded,
     StoredPairing,
 )
 from referee.storage.stores import EventConflictError, Storage
+from tests.storage.conftest import new_match
 
 SETUP = EventSetup(
     name="December bot Swiss",
@@ -70,6 +73,24 @@ def test_a_created_event_is_open_at_version_0(storage: Storage) -> None:
     assert (event.seeds, event.pairings, event.byes, event.lease_until) == ((), (), (), None)
     assert event.created_at and event.updated_at
     assert storage.events.get(event_id + 1) is None
+
+
+def test_an_events_name_is_kept_as_its_tags_write_it_and_finds_its_matches(
+    storage: Storage,
+) -> None:
+    event_id = storage.events.create(replace(SETUP, name="  Club \t night\n  cup "))
+    event = storage.events.get(event_id)
+    assert event is not None
+    assert event.setup.name == "Club night cup"
+    tags = EventSeat(event_id, event.setup.name, 1, 1).tags()
+    assert tags["Event"] == event.setup.name
+    canonical = f'; [Event "{tags["Event"]}"]\n; [EventId "{event_id}"]\n'
+    stored = storage.matches.store(new_match(1, event=tags["Event"], canonical=canonical))
+    storage.matches.store(new_match(2, event="Club night cup"))  # no EventId tag
+    by_id = storage.matches.search(MatchQuery(event_id=event_id))
+    assert [found.id for found in by_id] == [stored.id]
+    by_name = storage.matches.search(MatchQuery(event="club NIGHT cup"))
+    assert len(by_name) == 2
 
 
 def test_a_change_saves_seeds_pairings_byes_and_lease(storage: Storage) -> None:

@@ -19,6 +19,7 @@ from referee.storage.postgresql import search
 from referee.storage.postgresql.database import Database, marked
 from referee.storage.reading import WITHDRAW, MatchReads, withdrawal_row
 from referee.storage.rows import (
+    match_filters,
     match_row,
     verdict_arguments,
 )
@@ -78,15 +79,11 @@ def _filters(query: MatchQuery) -> tuple[str, list[object]]:
     """The WHERE clause of a search and its arguments: a condition for each filter set
     (the same conditions as SQLite's; dates compared byte by byte, as SQLite does)."""
     text = search.query(query.text) if query.text else None
-    conditions: list[tuple[str, object]] = [
-        ("(lower(white) = lower(?) OR lower(black) = lower(?))", query.player or None),
-        ("lower(event) = lower(?)", query.event or None),
-        ("variant = ?", query.variant or None),
+    conditions = [
+        *match_filters(query),
         ("valid = ?", query.valid),
         ('event_date COLLATE "C" >= ?', query.date_from or None),
         ('event_date COLLATE "C" <= ?', query.date_to or None),
-        ("id < ?", query.after_id),
-        ("lower(event) = (SELECT lower(name) FROM events WHERE id = ?)", query.event_id),
         ("strpos(canonical, ?) > 0", query.event_id_tag),
         ("search @@ CAST(? AS tsquery)", text),
     ]

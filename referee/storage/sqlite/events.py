@@ -23,6 +23,7 @@ from referee.storage.model import (
     Seeded,
     StoredEvent,
     StoredPairing,
+    event_name,
 )
 from referee.storage.shared import timestamp
 from referee.storage.sqlite.database import Database
@@ -260,10 +261,12 @@ ENTRANT_INSERT = "INSERT INTO event_entrants (event_id, position, name) VALUES (
 
 
 def new_event_row(setup: EventSetup) -> dict[str, object]:
-    """The ``events`` row of a new event (open, round 0, version 0), by column."""
+    """The ``events`` row of a new event (open, round 0, version 0), by column; its name
+    cleaned as its records' tags write it (``event_name``)."""
     stamp = timestamp()
     row: dict[str, object] = {name: getattr(setup, name) for name in SETUP_COLUMNS}
     row.update(
+        name=event_name(setup.name),
         options=json.dumps(setup.options),
         double=setup.double,
         mirrored=setup.mirrored,

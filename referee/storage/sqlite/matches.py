@@ -15,6 +15,7 @@ from referee.storage.model import (
 )
 from referee.storage.reading import WITHDRAW, MatchReads, withdrawal_row
 from referee.storage.rows import (
+    match_filters,
     match_row,
     verdict_arguments,
 )
@@ -65,15 +66,11 @@ def insert_match(connection: sqlite3.Connection, match: NewMatch) -> Stored:
 def _filters(query: MatchQuery) -> tuple[str, list[object]]:
     """The WHERE clause of a search and its arguments: a condition for each filter set."""
     text = _fts_phrases(query.text) if query.text else None
-    conditions: list[tuple[str, object]] = [
-        ("(lower(white) = lower(?) OR lower(black) = lower(?))", query.player or None),
-        ("lower(event) = lower(?)", query.event or None),
-        ("variant = ?", query.variant or None),
+    conditions = [
+        *match_filters(query),
         ("valid = ?", None if query.valid is None else int(query.valid)),
         ("event_date >= ?", query.date_from or None),
         ("event_date <= ?", query.date_to or None),
-        ("id < ?", query.after_id),
-        ("lower(event) = (SELECT lower(name) FROM events WHERE id = ?)", query.event_id),
         ("instr(canonical, ?) > 0", query.event_id_tag),
         ("id IN (SELECT rowid FROM matches_fts WHERE matches_fts MATCH ?)", text),
     ]
