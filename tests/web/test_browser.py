@@ -52,7 +52,7 @@ def test_a_pasted_record_gets_its_verdict(page: Any, site: tuple[Server, dict[st
 
     server, _ = site
     page.goto(server.base + "/")
-    page.get_by_label("Record").fill(invalid_galaxy())
+    page.get_by_label("Record", exact=True).fill(invalid_galaxy())
     page.get_by_role("button", name="Check the record").click()
     expect(page.locator(".verdict-badges")).to_contain_text("Invalid")
     expect(page.locator(".findings .error").first).to_contain_text(
@@ -148,7 +148,7 @@ def test_a_finding_link_shows_its_action_on_the_board(
 
     server, _ = site
     page.goto(server.base + "/")
-    page.get_by_label("Record").fill(invalid_galaxy())
+    page.get_by_label("Record", exact=True).fill(invalid_galaxy())
     page.get_by_role("button", name="Check the record").click()
     page.locator("#g1-a2 a").click()
     expect(page.locator("li.step.current")).to_have_id("g1-a2")

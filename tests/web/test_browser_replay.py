@@ -227,7 +227,7 @@ def test_a_dance_among_the_legal_plays_is_said_in_words(sized: Any, site: Site) 
     expect(sized.locator(".findings .error")).to_contain_text("legal plays include no move")
     # ... and the pasted record's.
     sized.goto(server.base + "/")
-    sized.get_by_label("Record").fill(dance_instead())
+    sized.get_by_label("Record", exact=True).fill(dance_instead())
     sized.get_by_role("button", name="Check the record").click()
     expect(sized.locator("li.step.illegal")).to_contain_text("Legal: no move")
     expect(sized.locator(".findings .error")).to_contain_text("legal plays include no move")
