@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from notation.errors import NotationError
-from notation.records.formats import MAT, RecordFormat, split_matches, text_format
+from notation.records.formats import MAT, SNIFF_BYTES, RecordFormat, split_matches, text_format
 from notation.records.model import MatchText
 from referee.adjudication.budget import WorkLimits, reading_refusal
 from referee.adjudication.verdict import Issue, Verdict
@@ -24,11 +24,22 @@ class RecordTexts:
     texts: tuple[str, ...]
 
 
+def _is_binary(text: str) -> bool:
+    """Whether the start of ``text`` holds control characters no record text has (NUL and
+    the like: a binary file, XG's ``.xg`` say), not text of a format that failed to read."""
+    head = text[:SNIFF_BYTES]
+    return any(ord(char) < 32 and char not in "\t\n\r\f\v" for char in head)
+
+
 def record_format(text: str, name: str | None = None) -> RecordFormat:
-    """The format ``name`` names, else the one ``text`` shows; UnknownFormatError."""
+    """The format ``name`` names, else the one ``text`` shows, else ``.mat`` for text (its
+    reader then says where reading stopped); UnknownFormatError for a name no format has
+    or binary content."""
     try:
         return text_format(text, name)
     except NotationError as error:
+        if name is None and not _is_binary(text):
+            return MAT
         raise UnknownFormatError(error.message) from None
 
 

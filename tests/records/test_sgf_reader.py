@@ -254,8 +254,12 @@ def test_formats_are_detected_named_and_given_by_media_type() -> None:
     assert raised.value.code == "unknown_format"
     assert "sgf (a game tree starting '(;')" in raised.value.message
     assert "mat (an 'N point match' or 'Game N' line)" in raised.value.message
-    with pytest.raises(UnknownFormatError, match="tried: sgf"):
+    # Text in no format detected is read as a .mat, whose reader says why it cannot be;
+    # content that is not text at all is in no format.
+    with pytest.raises(InvalidNotationError, match="no 'N point match' line"):
         check_record("hello, this is not a match")
+    with pytest.raises(UnknownFormatError, match="tried: sgf"):
+        check_record("\x00\x01XG\x00 binary")
     with pytest.raises(UnknownFormatError, match="reads sgf, mat"):
         check_record(" 1 point match\n", record_format="xg")
 
