@@ -12,6 +12,7 @@ from flask import Blueprint, Response, request, stream_with_context, url_for
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable, RequestEntityTooLarge
 
+from notation.records.formats import MatchPart
 from referee.adjudication.budget import WorkLimits
 from referee.adjudication.formats import record_texts
 from referee.api.schemas import (
@@ -211,27 +212,28 @@ def import_matches() -> dict[str, Any]:
         except RefereeError as error:
             results.append(_refused(label, {"code": error.code, "detail": error.message}))
             continue
-        for number, text in enumerate(texts.texts, start=1):
-            item = label if len(texts.texts) == 1 else f"{label}#{number}"
+        for number, part in enumerate(texts.parts, start=1):
+            item = label if texts.count == 1 else f"{label}#{number}"
             remaining = replace(limits, seconds=max(0.0, deadline - time.monotonic()))
-            results.append(_imported(item, body, text, texts.format.name, remaining))
+            results.append(_imported(item, body, part, texts.format.name, remaining))
     return {"results": results}
 
 
 def _imported(
-    label: str, body: dict[str, Any], text: str, record_format: str, limits: WorkLimits
+    label: str, body: dict[str, Any], part: MatchPart, record_format: str, limits: WorkLimits
 ) -> dict[str, Any]:
     """The result of storing one record of an import (refused with the reason, not raised)."""
     try:
         result = submit(
             storage(),
-            text,
+            part.text,
             body["options"],
             body["allow_invalid"],
             body["variant"],
             limits,
             engine(),
             record_format,
+            part.line,
         )
     except ArchiveBusyError:
         raise

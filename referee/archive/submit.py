@@ -50,10 +50,13 @@ def submit(
     limits: WorkLimits | None = None,
     engine: Engine = CHOSEN,
     record_format: str | None = None,
+    first_line: int = 1,
 ) -> Submission:
     """Check and store a record (in the format named, else detected); an invalid one only
-    with ``allow_invalid``."""
-    match = checked_match(text, options, allow_invalid, variant, limits, engine, record_format)
+    with ``allow_invalid``; ``first_line`` numbers its first line (a later match of a file)."""
+    match = checked_match(
+        text, options, allow_invalid, variant, limits, engine, record_format, first_line
+    )
     stored = storage.matches.store(match)
     verdict_json = match.verdict
     if stored.duplicate:  # the answer is what is stored, whatever options came this time
@@ -69,6 +72,7 @@ def checked_match(
     limits: WorkLimits | None = None,
     engine: Engine = CHOSEN,
     record_format: str | None = None,
+    first_line: int = 1,
 ) -> NewMatch:
     """A record checked as the archive stores it: verdict, canonical text, SHA-256."""
     try:
@@ -77,7 +81,7 @@ def checked_match(
         raise InvalidNotationError(
             f"the record is not valid Unicode text: {error.reason}"
         ) from None
-    written = check_and_write(text, variant, options, limits, engine, record_format)
+    written = check_and_write(text, variant, options, limits, engine, record_format, first_line)
     verdict = written.verdict
     verdict_json = verdict.to_json()
     if not verdict.valid and not allow_invalid:
