@@ -61,21 +61,43 @@ class RecordFormat:
     binary: bool = False
 
 
-def split_matches(text: str) -> list[str]:
-    """The matches of a ``.mat`` text, each keeping its lines' numbers (the lines before it
-    blanked): a new match starts at an ``N point match`` line after a ``Game`` line, with
-    the comment lines just above it (its tags)."""
+@dataclass(frozen=True, slots=True)
+class MatchPart:
+    """One match of a text: its own text and the number of its first line in the text."""
+
+    text: str
+    line: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class MatchParts:
+    """The first matches of a text (at most the number asked for) and how many it holds."""
+
+    parts: tuple[MatchPart, ...]
+    count: int
+
+
+def split_matches(text: str, at_most: int | None = None, first_line: int = 1) -> MatchParts:
+    """The matches of a ``.mat`` text, each with the number of its first line (the text's
+    first line being ``first_line``): a new match starts at an ``N point match`` line after
+    a ``Game`` line, with the comment lines just above it (its tags). Every match is
+    counted, only the first ``at_most`` are cut out; the work is linear in the text."""
     starts = [0]
+    searched, game_seen = 0, False
     for found in _MATCH_LINE.finditer(text):
-        if _GAME_LINE.search(text, starts[-1], found.start()):
+        game_seen = game_seen or bool(_GAME_LINE.search(text, searched, found.start()))
+        searched = found.start()
+        if game_seen:
             starts.append(_header_start(text, found.start()))
-    if len(starts) == 1:
-        return [text]
+            game_seen = False
     ends = [*starts[1:], len(text)]
-    return [
-        "\n" * text.count("\n", 0, start) + text[start:end]
-        for start, end in zip(starts, ends, strict=True)
-    ]
+    wanted = len(starts) if at_most is None else max(1, min(at_most, len(starts)))
+    parts, line, counted = [], first_line, 0
+    for start, end in zip(starts[:wanted], ends, strict=False):
+        line += text.count("\n", counted, start)
+        counted = start
+        parts.append(MatchPart(text[start:end], line))
+    return MatchParts(tuple(parts), len(starts))
 
 
 def _header_start(text: str, start: int) -> int:
@@ -90,7 +112,7 @@ def _header_start(text: str, start: int) -> int:
 
 
 def _read_mats(text: str, limits: ReadLimits | None) -> tuple[MatchText, ...]:
-    return tuple(read_mat(part, limits) for part in split_matches(text))
+    return tuple(read_mat(part.text, limits, part.line) for part in split_matches(text).parts)
 
 
 def _read_sgf(text: str, limits: ReadLimits | None) -> tuple[MatchText, ...]:

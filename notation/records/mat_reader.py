@@ -287,11 +287,12 @@ def read_comments(comments: Iterable[tuple[int, str]]) -> tuple[MatchText, dict[
     return MatchText(tags=reader.tags, comments=tuple(reader.comments)), starts
 
 
-def read_mat(text: str, limits: ReadLimits | None = None) -> MatchText:
-    """Read a whole record; raises NotationError only when no match or game is found, or
-    as soon as the record goes past one of ``limits``."""
+def read_mat(text: str, limits: ReadLimits | None = None, first_line: int = 1) -> MatchText:
+    """Read a whole record, its first line numbered ``first_line`` (a later match of a
+    file, numbered as in the file); raises NotationError only when no match or game is
+    found, or as soon as the record goes past one of ``limits``."""
     reader = _Reader(limits or ReadLimits())
-    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=first_line):
         reader.read_line(number, line)
     if not reader.games and reader.match_length is None:
         raise NotationError(

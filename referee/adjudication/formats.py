@@ -7,7 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from notation.errors import NotationError
-from notation.records.formats import MAT, RecordFormat, split_matches, text_format
+from notation.records.formats import (
+    MAT,
+    SNIFF_BYTES,
+    MatchPart,
+    RecordFormat,
+    split_matches,
+    text_format,
+)
+from notation.records.mat_reader import read_mat
 from notation.records.model import MatchText
 from referee.adjudication.budget import WorkLimits, reading_refusal
 from referee.adjudication.verdict import Issue, Verdict
@@ -18,32 +26,52 @@ from vocabulary import IssueCode
 
 @dataclass(frozen=True, slots=True)
 class RecordTexts:
-    """A text's format and the text of each match in it (several only in a ``.mat``)."""
+    """A text's format, its first matches (several only in a ``.mat``, at most the number
+    asked for) and how many matches it holds."""
 
     format: RecordFormat
-    texts: tuple[str, ...]
+    parts: tuple[MatchPart, ...]
+    count: int
+
+
+def _is_binary(text: str) -> bool:
+    """Whether the start of ``text`` holds control characters no record text has (NUL and
+    the like: a binary file, XG's ``.xg`` say), not text of a format that failed to read."""
+    head = text[:SNIFF_BYTES]
+    return any(ord(char) < 32 and char not in "\t\n\r\f\v" for char in head)
 
 
 def record_format(text: str, name: str | None = None) -> RecordFormat:
-    """The format ``name`` names, else the one ``text`` shows; UnknownFormatError."""
+    """The format ``name`` names, else the one ``text`` shows, else ``.mat`` for text (its
+    reader then says where reading stopped); UnknownFormatError for a name no format has
+    or binary content."""
     try:
         return text_format(text, name)
     except NotationError as error:
+        if name is None and not _is_binary(text):
+            return MAT
         raise UnknownFormatError(error.message) from None
 
 
-def record_texts(text: str, name: str | None = None) -> RecordTexts:
-    """The format of ``text`` and its matches' texts, each to be checked on its own."""
+def record_texts(
+    text: str, name: str | None = None, at_most: int | None = None, first_line: int = 1
+) -> RecordTexts:
+    """The format of ``text``, its first ``at_most`` matches (each to be checked on its own,
+    numbered from ``first_line``) and how many it holds."""
     found = record_format(text, name)
-    texts = tuple(split_matches(text)) if found is MAT else (text,)
-    return RecordTexts(found, texts)
+    if found is not MAT:
+        return RecordTexts(found, (MatchPart(text),), 1)
+    split = split_matches(text, at_most, first_line)
+    return RecordTexts(found, split.parts, split.count)
 
 
-def read_as(found: RecordFormat, text: str, limits: WorkLimits) -> MatchText:
-    """The first record of ``text`` read as ``found``: InvalidNotationError when it cannot
+def read_as(found: RecordFormat, part: MatchPart, limits: WorkLimits) -> MatchText:
+    """The first record of ``part`` read as ``found``: InvalidNotationError when it cannot
     be read, TooManyGamesError or WorkLimitError past a limit."""
     try:
-        return found.read(text, limits.reading)[0]
+        if found is MAT:
+            return read_mat(part.text, limits.reading, part.line)
+        return found.read(part.text, limits.reading)[0]
     except NotationError as error:
         if error.code.startswith("too_many_"):
             raise reading_refusal(error, limits) from None

@@ -13,7 +13,7 @@ from notation.records.formats import MAT
 from notation.records.mat_writer import game_lines, header_lines, join_mat, laid_out, write_mat
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
 from referee.adjudication.budget import Budget, WorkLimits
-from referee.adjudication.formats import read_as, record_texts, with_more_matches
+from referee.adjudication.formats import RecordTexts, read_as, record_texts, with_more_matches
 from referee.adjudication.native_record import (
     NativeGames,
     NativeRecord,
@@ -74,8 +74,8 @@ def read_record(
     """The structure of the (first) record in ``text``, in the format named or detected:
     UnknownFormatError, InvalidNotationError when it holds no match at all or cannot be
     read; TooManyGamesError or WorkLimitError as soon as it goes past a limit."""
-    texts = record_texts(text, record_format)
-    return read_as(texts.format, texts.texts[0], limits or WorkLimits())
+    texts = record_texts(text, record_format, at_most=1)
+    return read_as(texts.format, texts.parts[0], limits or WorkLimits())
 
 
 def record_variant(record: MatchText, requested: str | None) -> type[Variant] | None:
@@ -153,10 +153,10 @@ def adjudicate(
     format read here, more than ``limits.games`` games, when checking goes past a work
     limit, or when the variant or options are bad. Of several matches, the first."""
     budget = Budget(limits)
-    texts = record_texts(text, record_format)
-    record = read_as(texts.format, texts.texts[0], budget.limits)
+    texts = record_texts(text, record_format, at_most=1)
+    record = read_as(texts.format, texts.parts[0], budget.limits)
     checked = adjudicate_record(record, variant, mode, options, replay, budget, engine)
-    return replace(checked, verdict=with_more_matches(checked.verdict, len(texts.texts)))
+    return replace(checked, verdict=with_more_matches(checked.verdict, texts.count))
 
 
 def adjudicate_record(
@@ -185,20 +185,30 @@ def check_record(
     limits: WorkLimits | None = None,
     engine: Engine = CHOSEN,
     record_format: str | None = None,
+    first_line: int = 1,
 ) -> Verdict:
     """The verdict alone (``adjudicate(...).verdict``, the same to the byte): a ``.mat``
     read and checked by the native core where it can (``native_record``), by Python
-    elsewhere."""
+    elsewhere; ``first_line`` numbers the text's first line (a later match of a file)."""
     budget = Budget(limits)
-    texts = record_texts(text, record_format)
-    native = read_natively(texts.texts[0], budget.limits, engine) if texts.format is MAT else None
+    texts = record_texts(text, record_format, at_most=1, first_line=first_line)
+    native = _natively(texts, budget.limits, engine)
     if native is None:
-        record = read_as(texts.format, texts.texts[0], budget.limits)
+        record = read_as(texts.format, texts.parts[0], budget.limits)
         verdict = adjudicate_record(record, variant, mode, options, False, budget, engine).verdict
     else:
         how = Checking(Mode(mode), engine)
         verdict = _judged(native.skeleton, variant, options, how, budget, native)[0]
-    return with_more_matches(verdict, len(texts.texts))
+    return with_more_matches(verdict, texts.count)
+
+
+def _natively(texts: RecordTexts, limits: WorkLimits, engine: Engine) -> NativeRecord | None:
+    """The first match read by the native core, where it can: a ``.mat`` match that starts
+    the text (the core numbers lines from 1; a later match of a file is read in Python)."""
+    first = texts.parts[0]
+    if texts.format is not MAT or first.line != 1:
+        return None
+    return read_natively(first.text, limits, engine)
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,18 +228,20 @@ def check_and_write(
     limits: WorkLimits | None = None,
     engine: Engine = CHOSEN,
     record_format: str | None = None,
+    first_line: int = 1,
 ) -> Written:
     """The verdict and the canonical ``.mat`` record (``adjudicate`` and ``write_mat`` of
     its ``canonical``, the same to the byte), each game written as soon as it is checked,
-    and natively where the native core can take the record. Of several matches, the first."""
+    and natively where the native core can take the record. Of several matches, the first;
+    ``first_line`` numbers the text's first line (a later match of a file)."""
     budget = Budget(limits)
-    texts = record_texts(text, record_format)
-    first = texts.texts[0]
-    native = read_natively(first, budget.limits, engine) if texts.format is MAT else None
+    texts = record_texts(text, record_format, at_most=1, first_line=first_line)
+    first = texts.parts[0]
+    native = _natively(texts, budget.limits, engine)
     record = read_as(texts.format, first, budget.limits) if native is None else native.skeleton
     how = Checking(Mode.STRICT, engine, writing=True)
     verdict, checker = _judged(record, variant, options, how, budget, native)
-    verdict = with_more_matches(verdict, len(texts.texts))
+    verdict = with_more_matches(verdict, texts.count)
     if checker is None:  # a variation the referee cannot check: written as read
         as_read = read_as(texts.format, first, budget.limits) if native is not None else record
         return Written(verdict, record.tags, write_mat(as_read))

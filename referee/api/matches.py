@@ -12,8 +12,9 @@ from flask import Blueprint, Response, request, stream_with_context, url_for
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable, RequestEntityTooLarge
 
-from referee.adjudication.budget import WorkLimits
-from referee.adjudication.formats import record_texts
+from notation.records.formats import MatchPart
+from referee.adjudication.budget import WorkLimitError, WorkLimits
+from referee.adjudication.formats import RecordTexts, record_texts
 from referee.api.schemas import (
     MatchDetailQuery,
     MatchSubmitRequest,
@@ -123,7 +124,8 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
 def _at_most_import_items(count: int) -> None:
     if count > MAX_IMPORT_ITEMS:
         raise RequestEntityTooLarge(
-            f"an import holds at most {MAX_IMPORT_ITEMS} records, this one {count}"
+            f"an import holds at most {MAX_IMPORT_ITEMS} records (each match of a .mat of"
+            f" several is one), this one {count} or more"
         )
 
 
@@ -167,11 +169,11 @@ def import_matches() -> dict[str, Any]:
         matches is stored as one record per match, its results labelled item#1,
         item#2... Each record is stored, found to be a duplicate, or refused with the
         reason; one bad record does not stop the others. Results
-        carry ids and hashes, never the records or their verdicts. At most 1,000 records
-        (413); the work deadline is shared by the whole import: records past it are
-        refused with work_limit, to be sent again. 503 archive_busy with
-        Retry-After when the archive stays locked by another writer, or overloaded when
-        the worker checks as many records at once as it may.
+        carry ids and hashes, never the records or their verdicts. At most 1,000 records,
+        each match of a .mat counted (413); the work deadline is shared by the whole
+        import: records past it are refused with work_limit, unread, to be sent again.
+        503 archive_busy with Retry-After when the archive stays locked by another
+        writer, or overloaded when the worker checks as many records at once as it may.
       security: [{bearer: []}]
       requestBody:
         required: true
@@ -194,44 +196,73 @@ def import_matches() -> dict[str, Any]:
         422: Problem
         503: Problem
     """
-    results = []
     limits = work_limits()
     deadline = time.monotonic() + limits.seconds
-    for label, entry in _import_items():
-        if entry is None:
-            reason = {"code": "invalid_encoding", "detail": "the file is not UTF-8 text"}
-            results.append(_refused(label, reason))
+    planned = _planned(_import_items())
+    results = []
+    for label, body, texts in planned:
+        if texts is None:
+            results.append(_refused(label, body))
             continue
-        try:
-            body = loaded(MatchSubmitRequest, entry)
-            texts = record_texts(body["record"], body["format"])
-        except ValidationError as error:
-            results.append(_refused(label, {"code": "validation_failed", "errors": error.messages}))
-            continue
-        except RefereeError as error:
-            results.append(_refused(label, {"code": error.code, "detail": error.message}))
-            continue
-        for number, text in enumerate(texts.texts, start=1):
-            item = label if len(texts.texts) == 1 else f"{label}#{number}"
-            remaining = replace(limits, seconds=max(0.0, deadline - time.monotonic()))
-            results.append(_imported(item, body, text, texts.format.name, remaining))
+        for number, part in enumerate(texts.parts, start=1):
+            item = label if texts.count == 1 else f"{label}#{number}"
+            left = deadline - time.monotonic()
+            if left <= 0:  # refused unread: reading it is work past the deadline too
+                what = f"the import took more than {limits.seconds:g} s"
+                error = WorkLimitError.naming("seconds", limits, what)
+                results.append(_refused(item, {"code": error.code, "detail": error.message}))
+                continue
+            remaining = replace(limits, seconds=left)
+            results.append(_imported(item, body, part, texts.format.name, remaining))
     return {"results": results}
 
 
+_Planned = tuple[str, dict[str, Any], RecordTexts | None]
+"""An import's record: its label, and its request and matches, or the reason it is refused."""
+
+
+def _planned(items: list[tuple[str, dict[str, Any] | None]]) -> list[_Planned]:
+    """Each record of an import with its matches (none read yet), every match counted
+    against MAX_IMPORT_ITEMS: a .mat of several matches is that many records (413)."""
+    planned: list[_Planned] = []
+    count = 0
+    for label, entry in items:
+        if entry is None:
+            reason = {"code": "invalid_encoding", "detail": "the file is not UTF-8 text"}
+            planned.append((label, reason, None))
+            count += 1
+            continue
+        try:
+            body = loaded(MatchSubmitRequest, entry)
+            texts = record_texts(body["record"], body["format"], MAX_IMPORT_ITEMS + 1)
+        except ValidationError as error:
+            planned.append((label, {"code": "validation_failed", "errors": error.messages}, None))
+            count += 1
+        except RefereeError as error:
+            planned.append((label, {"code": error.code, "detail": error.message}, None))
+            count += 1
+        else:
+            planned.append((label, body, texts))
+            count += texts.count
+        _at_most_import_items(count)
+    return planned
+
+
 def _imported(
-    label: str, body: dict[str, Any], text: str, record_format: str, limits: WorkLimits
+    label: str, body: dict[str, Any], part: MatchPart, record_format: str, limits: WorkLimits
 ) -> dict[str, Any]:
     """The result of storing one record of an import (refused with the reason, not raised)."""
     try:
         result = submit(
             storage(),
-            text,
+            part.text,
             body["options"],
             body["allow_invalid"],
             body["variant"],
             limits,
             engine(),
             record_format,
+            part.line,
         )
     except ArchiveBusyError:
         raise

@@ -52,10 +52,13 @@ def submit(
     limits: WorkLimits | None = None,
     engine: Engine = CHOSEN,
     record_format: str | None = None,
+    first_line: int = 1,
 ) -> Submission:
     """Check and store a record (in the format named, else detected); an invalid one only
-    with ``allow_invalid``."""
-    match = checked_match(text, options, allow_invalid, variant, limits, engine, record_format)
+    with ``allow_invalid``; ``first_line`` numbers its first line (a later match of a file)."""
+    match = checked_match(
+        text, options, allow_invalid, variant, limits, engine, record_format, first_line
+    )
     return store_match(storage, match)
 
 
@@ -77,10 +80,11 @@ def checked_match(
     limits: WorkLimits | None = None,
     engine: Engine = CHOSEN,
     record_format: str | None = None,
+    first_line: int = 1,
 ) -> NewMatch:
     """A record checked as the archive stores it: verdict, canonical text, SHA-256."""
     _unicode_text(text)
-    written = check_and_write(text, variant, options, limits, engine, record_format)
+    written = check_and_write(text, variant, options, limits, engine, record_format, first_line)
     return _new_match(
         text, written.verdict, written.tags, written.canonical, options, allow_invalid, API_REFUSAL
     )

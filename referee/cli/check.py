@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from notation.records.formats import FORMATS, NAMES
+from notation.records.formats import FORMATS, NAMES, MatchPart
 from referee.adjudication import Verdict, check_record
 from referee.adjudication.budget import OFFLINE
 from referee.adjudication.formats import RecordTexts, record_texts
@@ -67,9 +67,9 @@ def _check(args: argparse.Namespace) -> int:
             if texts is None:
                 status = EXIT_BAD_INPUT
                 continue
-            for part, text in enumerate(texts.texts, start=1):
-                label = path if len(texts.texts) == 1 else Path(f"{path}#{part}")
-                status = _checked(args, label, text, texts.format.name, status, bar)
+            for number, part in enumerate(texts.parts, start=1):
+                label = path if texts.count == 1 else Path(f"{path}#{number}")
+                status = _checked(args, label, part, texts.format.name, status, bar)
     return status
 
 
@@ -85,13 +85,13 @@ def _read_file(path: Path, args: argparse.Namespace, bar: Progress) -> RecordTex
 
 
 def _checked(
-    args: argparse.Namespace, path: Path, text: str, found: str, status: int, bar: Progress
+    args: argparse.Namespace, path: Path, part: MatchPart, found: str, status: int, bar: Progress
 ) -> int:
     """Check one record (a file, or one match of a file of several), print its verdict;
     the exit status so far, made worse by this record when it is."""
     try:
         verdict = check_record(
-            text, args.variant, args.mode, args.rules, OFFLINE, engine.CHOSEN, found
+            part.text, args.variant, args.mode, args.rules, OFFLINE, engine.CHOSEN, found, part.line
         )
     except RefereeError as error:
         bar.echo(f"nardy-referee: {path}: error ({error.code}): {error.message}", sys.stderr)

@@ -74,7 +74,7 @@ def test_a_new_rules_revision_computes_the_replay_again(
     tamper(env, match_id)
     monkeypatch.setattr(referee.archive.derived, "RULES_REVISION", RULES_REVISION + 1)
     response = env.client.get(f"/v1/matches/{match_id}/games/1/replay")
-    assert_problem(response, 422, "unknown_format")  # recomputed from the (junk) record
+    assert_problem(response, 422, "invalid_notation")  # recomputed from the (junk) record
 
 
 def test_a_game_index_that_is_not_there_is_404_before_any_work(env: Env) -> None:
@@ -96,7 +96,7 @@ def test_a_recheck_is_kept_per_mode_and_options(env: Env) -> None:
         strict.get_json()
     )
     other = env.client.post(path, json={"mode": "condone", "options": {"jacoby": True}})
-    assert_problem(other, 422, "unknown_format")  # not kept yet: computed, and fails
+    assert_problem(other, 422, "invalid_notation")  # not kept yet: computed, and fails
 
 
 def test_a_write_to_a_locked_archive_is_503_with_retry_after(

@@ -51,7 +51,9 @@ def test_a_format_named_wrongly_or_not_at_all(env: Env) -> None:
     assert_problem(named_mat, 422, "invalid_notation")
     unknown = env.client.post("/v1/records/check", json={"record": SGF_TEXT, "format": "xg"})
     assert_problem(unknown, 422, "validation_failed")
-    nothing = env.client.post("/v1/records/check", json={"record": "hello there"})
+    text = env.client.post("/v1/records/check", json={"record": "hello there"})
+    assert_problem(text, 422, "invalid_notation")  # read as a .mat, which says why not
+    nothing = env.client.post("/v1/records/check", json={"record": "\x00\x07 binary"})
     body = assert_problem(nothing, 422, "unknown_format")
     assert (
         "sgf (a game tree starting '(;')" in body["detail"] and "mat (an 'N point" in body["detail"]

@@ -254,8 +254,12 @@ def test_formats_are_detected_named_and_given_by_media_type() -> None:
     assert raised.value.code == "unknown_format"
     assert "sgf (a game tree starting '(;')" in raised.value.message
     assert "mat (an 'N point match' or 'Game N' line)" in raised.value.message
-    with pytest.raises(UnknownFormatError, match="tried: sgf"):
+    # Text in no format detected is read as a .mat, whose reader says why it cannot be;
+    # content that is not text at all is in no format.
+    with pytest.raises(InvalidNotationError, match="no 'N point match' line"):
         check_record("hello, this is not a match")
+    with pytest.raises(UnknownFormatError, match="tried: sgf"):
+        check_record("\x00\x01XG\x00 binary")
     with pytest.raises(UnknownFormatError, match="reads sgf, mat"):
         check_record(" 1 point match\n", record_format="xg")
 
@@ -272,13 +276,15 @@ SECOND = '; [Event "second"]\n\n 1 point match\n\n Game 1\n C : 0   D : 0\n  1) 
 
 def test_several_matches_in_a_mat_keep_their_lines() -> None:
     first = " 1 point match\n\n Game 1\n A : 0   B : 0\n  1) 31: 8/5 6/5\n      Wins 1 point\n\n"
-    parts = split_matches(first + SECOND)
-    assert len(parts) == 2 and parts[0].rstrip() == first.rstrip()
+    split = split_matches(first + SECOND)
+    parts = split.parts
+    assert split.count == 2 and len(parts) == 2 and parts[0].text.rstrip() == first.rstrip()
+    assert [part.line for part in parts] == [1, 7]  # its blank line above its tags
     records = read_records(first + SECOND)
     assert [r.tags.get("Event") for r in records] == [None, "second"]
     assert [r.games[0].players for r in records] == [("A", "B"), ("C", "D")]
     # The second match's bad play (6/55) is reported at its own line of the file: 14.
-    second = check_record(parts[1])
+    second = check_record(parts[1].text, first_line=parts[1].line)
     assert [(e["line"]) for e in second.to_json()["games"][0]["errors"]] == [14]
     whole = adjudicate(first + SECOND).verdict.to_json()
     assert whole["valid"] and whole["match"]["players"] == ["A", "B"]
