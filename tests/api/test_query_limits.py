@@ -89,6 +89,7 @@ def test_these_operations_take_query_strings() -> None:
         ("post", "/v1/matches"),
         ("post", "/v1/records/check"),
         ("get", "/v1/events"),
+        ("post", "/v1/events/{event_id}/rounds/{number}/pairings/{table}/record"),
         ("get", "/v1/ratings"),
         ("get", "/v1/ratings/{name}"),
     }
