@@ -75,14 +75,15 @@ lint: dev
 # server NARDY_REFEREE_TEST_POSTGRESQL names; without one they skip, REQUIRE_POSTGRESQL=1 fails).
 # The suite runs in TEST_WORKERS processes (pytest-xdist; a module sharing a server stays on
 # one), then the tests that measure the service under load (marker `alone`) by themselves.
-# tests/storage runs on both backends in the first run, so the PostgreSQL run leaves it out.
+# tests/storage runs on both backends in the first run, so the PostgreSQL run leaves it out
+# (and runs in one process: its apps' pools and keepers share one server).
 TEST_WORKERS ?= 3
 PARALLEL := -n $(TEST_WORKERS) --dist loadgroup
 test: lint native-check
 	$(BIN)/pytest $(PARALLEL) -m "not alone"
 	$(BIN)/pytest -q -m alone
 	NARDY_REFEREE_ENGINE=python $(BIN)/pytest -q $(PARALLEL) $(ENGINE_TESTS)
-	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/pytest -q $(PARALLEL) tests/api tests/events
+	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/pytest -q tests/api tests/events
 
 serve: install
 	@echo "make: starting gunicorn ($(WORKERS) workers) on http://$(HOST):$(PORT)"
