@@ -9,9 +9,9 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import time
+import weakref
 
-from referee.errors import NotReadyError
+from referee.errors import NotReadyError, StorageUnavailableError
 from referee.events import service
 from referee.storage import Location, open_storage
 from referee.storage.errors import StorageError
@@ -21,6 +21,7 @@ POLL_SECONDS = 0.25
 IDLE_POLLS = 40
 """Looks without a running event before the thread stops (the next request starts it)."""
 log = logging.getLogger("nardy_referee.events")
+_made: weakref.WeakSet[Keeper] = weakref.WeakSet()
 
 
 class Keeper:
@@ -37,6 +38,7 @@ class Keeper:
         self.pid: int | None = None
         self.thread: threading.Thread | None = None
         self.wanted = False
+        self.stopping = threading.Event()
         self.waiting: dict[int, int] = {}
         """Live matches known to wait for their bots (live id: version), not looked at
         again until they change."""
@@ -48,8 +50,17 @@ class Keeper:
         with self.lock:
             if self.pid != os.getpid() or not self.alive:
                 self.pid = os.getpid()
+                self.stopping.clear()
                 self.thread = threading.Thread(target=self._run, name="event-keeper", daemon=True)
                 self.thread.start()
+                _made.add(self)
+
+    def stop(self) -> None:
+        """End the thread after its current look (the next request may start it again)."""
+        self.stopping.set()
+        if self.alive and self.thread is not threading.current_thread():
+            assert self.thread is not None
+            self.thread.join()
 
     def wake(self) -> None:
         """Before any request: start the thread while it is wanted."""
@@ -67,12 +78,20 @@ class Keeper:
             return  # no archive here: nothing to keep
         idle, failed = 0, False
         try:
-            while idle < IDLE_POLLS:
-                time.sleep(self.poll)
+            while idle < IDLE_POLLS and not self.stopping.wait(self.poll):
                 try:
                     idle, failed = (0 if self.look(storage) else idle + 1), False
                 except NotReadyError:
                     return  # the archive went away
+                except StorageUnavailableError as error:  # a full disk, a failover, a closed pool
+                    log.warning("settling the running events waits: %s", error)
+                    idle, failed = idle + 1, True
+                    storage.close()
+                    try:
+                        storage = open_storage(self.location)  # a new connection or pool
+                    except (NotReadyError, StorageError):
+                        self.wanted = True  # the next request starts a keeper again
+                        return
                 except Exception:  # a busy archive, a bug: log it and look again later
                     log.exception("settling the running events failed")
                     idle, failed = idle + 1, True  # an archive dropped under us: stop
@@ -91,3 +110,10 @@ class Keeper:
                 service.settle(storage, event_id)
                 self.waiting.update(service.waiting_matches(storage, event_id))
         return bool(running)
+
+
+def stop_keepers() -> None:
+    """Stop every keeper thread of this process: before its archive is closed or dropped
+    (the end of a test), so that none looks at an archive that is gone."""
+    for keeper in list(_made):
+        keeper.stop()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.events.keeper import stop_keepers
 from tests.api.support import BACKEND, archive_at
 
 POSTGRESQL = BACKEND == "postgresql"
@@ -42,6 +43,7 @@ def dropped_after_the_test() -> Iterator[None]:
     found = server()
     before = set(found.made) if found is not None else set()
     yield
+    stop_keepers()  # none may look at a database being dropped
     if found is not None:
         from referee.storage.postgresql import close_pools
 
