@@ -2,7 +2,8 @@
 // after each line it reads the page again and replaces the parts that changed (the
 // elements marked data-live-part: the status, the round, the standings, the bracket, each
 // round's pairings); when the parts are not the same ones any more (a round was paired, the
-// event started) the whole body. Without this script the page reloads itself (<noscript>).
+// event started) the whole body. Without this script the page reloads itself (<noscript>);
+// so does it, in effect, while the server refuses it a stream.
 (function () {
   "use strict";
   const root = document.querySelector("[data-event-stream]");
@@ -81,6 +82,12 @@
     }
   }
 
+  // A stream refused (429 or 503: as many follow the event as the server lets): the page
+  // is read again every REFRESH_MS instead, as without this script, and the stream tried
+  // again after each read.
+  const REFRESH_MS = 1000 * (Number(root.dataset.refresh) || 5);
+  const refused = (response) => response.status === 429 || response.status === 503;
+
   async function follow() {
     for (let attempt = 0; ; attempt += 1) {
       try {
@@ -89,6 +96,13 @@
           attempt = 0;
           say("Following the event live.");
           if (!(await read(response))) return;
+        } else if (refused(response)) {
+          if (!(await updateSoon())) return;
+          say("Many follow this event: the page is read again every " + REFRESH_MS / 1000 +
+              " seconds; updated at " + new Date().toLocaleTimeString() + ".");
+          await pause(REFRESH_MS);
+          attempt = -1;
+          continue;
         }
       } catch (error) {
         say("Reconnecting to the event…");
