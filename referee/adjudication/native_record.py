@@ -201,8 +201,8 @@ def game_as_read(lines: Sequence[str], game: GameText, end: int) -> GameText:
     """``game`` of a natively read record, as the Python reader reads it from its own lines
     (from its ``Game`` line up to line ``end``, numbered as in the whole record): for a game
     the native checker declined, without reading the whole record again."""
-    text = "\n" * (game.line - 1) + "\n".join(lines[game.line - 1 : end])
-    read = read_mat(text).games[0]
+    text = "\n".join(lines[game.line - 1 : end])
+    read = read_mat(text, first_line=game.line).games[0]
     return replace(read, index=game.index, start=game.start)
 
 

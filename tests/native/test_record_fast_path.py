@@ -167,9 +167,9 @@ def test_only_the_game_with_something_to_say_is_checked_by_python(
     illegal = RECORD.replace("24/18 13/9", "24/18 13/8")  # 6-4 played as 6-5, in game 2
     read_by_python: list[str] = []
 
-    def read_mat(text: str) -> Any:
+    def read_mat(text: str, first_line: int = 1) -> Any:
         read_by_python.append(text)
-        return mat_reader.read_mat(text)
+        return mat_reader.read_mat(text, first_line=first_line)
 
     monkeypatch.setattr(native_record, "read_mat", read_mat)
     assert read_natively(illegal, WorkLimits(), native_engine()) is not None
