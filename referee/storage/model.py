@@ -87,7 +87,8 @@ class MatchQuery:
     """Filters of ``GET /v1/matches``; None means "any". ``text``: words that must all
     appear in the players' names, the event or the site; ``after_id``: the cursor (the
     last id of the previous page, newest first); ``event_id``: the matches an event made
-    or took (its name and its ``EventId`` tag)."""
+    or took, as its own tables name them (not a record's ``EventId`` text, which anyone
+    could write)."""
 
     player: str | None = None
     event: str | None = None
@@ -99,12 +100,6 @@ class MatchQuery:
     limit: int = 50
     after_id: int | None = None
     event_id: int | None = None
-
-    @property
-    def event_id_tag(self) -> str | None:
-        """What the record of a match of event ``event_id`` holds (EVENTS.md §10): its
-        ``EventId`` tag, searched among the matches named by that event's name."""
-        return None if self.event_id is None else f'[EventId "{self.event_id}"]'
 
     @property
     def page_size(self) -> int:

@@ -216,13 +216,18 @@ def derived_body(row: Row | None) -> Json | None:
 def match_filters(query: MatchQuery) -> list[tuple[str, object]]:
     """The conditions of a match search that every backend writes alike (``?`` marks),
     each with its value, None for a filter not set: the player, ``?event=`` (the
-    ``Event`` column, any case), the variant, the cursor, and ``?event_id=`` (the
-    ``Event`` column against the event's kept name, which ``new_event_row`` cleaned as
-    its tags write it; each backend adds its test for the ``EventId`` tag)."""
+    ``Event`` column, any case), the variant and the cursor (each backend adds its test
+    for ``?event_id=``: the matches the event's own tables name)."""
     return [
         ("(lower(white) = lower(?) OR lower(black) = lower(?))", query.player or None),
         ("lower(event) = lower(?)", query.event or None),
         ("variant = ?", query.variant or None),
         ("id < ?", query.after_id),
-        ("lower(event) = (SELECT lower(name) FROM events WHERE id = ?)", query.event_id),
     ]
+
+
+EVENT_LIVE_MATCHES = (
+    "SELECT live.match_id FROM event_live AS seat JOIN live_matches AS live"
+    " ON live.id = seat.live_id WHERE seat.event_id = ? AND live.match_id IS NOT NULL"
+)
+"""The stored matches of an event's live matches (every one it made, a voided one too)."""

@@ -251,11 +251,21 @@ def test_a_records_events_matches_take_its_tags(site: Site) -> None:
     )
     site.start(again["id"])
     other = first_record(site, again["id"], played_record("Ann", "Bob", 1, seed=2))
+    # A record anyone stores with the event's tags is not one of its matches.
+    spoof = f'; [Event "{name}"]\n; [EventId "{created["id"]}"]\n'
+    writer = site.auth(site.storage.tokens.create(("archive:write",), "w").secret)
+    stored = site.client.post(
+        "/v1/matches",
+        data=spoof + played_record("Ann", "Bob", 1, seed=3),
+        content_type="text/plain",
+        headers=writer,
+    )
+    assert stored.status_code in (200, 201), stored.get_json()
     for event_id, expected in ((created["id"], match_id), (again["id"], other)):
         by_id = site.client.get(f"/v1/matches?event_id={event_id}").get_json()["matches"]
         assert [m["id"] for m in by_id] == [expected]
-    both = site.client.get(f"/v1/matches?event={quote(name)}").get_json()["matches"]
-    assert sorted(m["id"] for m in both) == sorted([match_id, other])
+    named = site.client.get(f"/v1/matches?event={quote(name)}").get_json()["matches"]
+    assert len(named) == 3 and {match_id, other} < {m["id"] for m in named}
     assert site.client.get("/v1/matches?event_id=999").get_json()["matches"] == []
     assert site.client.get("/v1/matches?event_id=0").status_code == 422
     text = site.client.get(f"/v1/matches/{match_id}?format=original").get_data(as_text=True)

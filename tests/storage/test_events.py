@@ -87,10 +87,22 @@ def test_an_events_name_is_kept_as_its_tags_write_it_and_finds_its_matches(
     canonical = f'; [Event "{tags["Event"]}"]\n; [EventId "{event_id}"]\n'
     stored = storage.matches.store(new_match(1, event=tags["Event"], canonical=canonical))
     storage.matches.store(new_match(2, event="Club night cup"))  # no EventId tag
+    # Anyone may write the tags: only the match the event's pairing counts is the event's.
+    storage.matches.store(new_match(3, event=tags["Event"], canonical=canonical + ";\n"))
+    storage.events.save(
+        EventChange(
+            event_id,
+            0,
+            "running",
+            1,
+            pairings=(pairing(1, "alpha", "randy", status="finished", match_ids=(stored.id,)),),
+        )
+    )
     by_id = storage.matches.search(MatchQuery(event_id=event_id))
     assert [found.id for found in by_id] == [stored.id]
+    assert storage.matches.search(MatchQuery(event_id=event_id + 1)) == []
     by_name = storage.matches.search(MatchQuery(event="club NIGHT cup"))
-    assert len(by_name) == 2
+    assert len(by_name) == 3
 
 
 def test_a_change_saves_seeds_pairings_byes_and_lease(storage: Storage) -> None:

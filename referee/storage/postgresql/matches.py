@@ -19,6 +19,7 @@ from referee.storage.postgresql import search
 from referee.storage.postgresql.database import Database, marked
 from referee.storage.reading import WITHDRAW, MatchReads, withdrawal_row
 from referee.storage.rows import (
+    EVENT_LIVE_MATCHES,
     match_filters,
     match_row,
     verdict_arguments,
@@ -75,6 +76,13 @@ def update_verdict(connection: psycopg.Connection[DictRow], rechecked: Rechecked
     connection.execute(marked(queries.UPDATE_VERDICT), verdict_arguments(rechecked))
 
 
+_EVENT_PAIRED_MATCHES = (
+    "SELECT CAST(jsonb_array_elements_text(CAST(match_ids AS jsonb)) AS bigint)"
+    " FROM event_pairings WHERE event_id = ?"
+)
+"""The matches an event's pairings count (a ``records`` event's records)."""
+
+
 def _filters(query: MatchQuery) -> tuple[str, list[object]]:
     """The WHERE clause of a search and its arguments: a condition for each filter set
     (the same conditions as SQLite's; dates compared byte by byte, as SQLite does)."""
@@ -84,7 +92,7 @@ def _filters(query: MatchQuery) -> tuple[str, list[object]]:
         ("valid = ?", query.valid),
         ('event_date COLLATE "C" >= ?', query.date_from or None),
         ('event_date COLLATE "C" <= ?', query.date_to or None),
-        ("strpos(canonical, ?) > 0", query.event_id_tag),
+        (f"id IN ({EVENT_LIVE_MATCHES} UNION {_EVENT_PAIRED_MATCHES})", query.event_id),
         ("search @@ CAST(? AS tsquery)", text),
     ]
     given = [(sql, value) for sql, value in conditions if value is not None]

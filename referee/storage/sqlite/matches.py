@@ -15,6 +15,7 @@ from referee.storage.model import (
 )
 from referee.storage.reading import WITHDRAW, MatchReads, withdrawal_row
 from referee.storage.rows import (
+    EVENT_LIVE_MATCHES,
     match_filters,
     match_row,
     verdict_arguments,
@@ -71,12 +72,19 @@ def _filters(query: MatchQuery) -> tuple[str, list[object]]:
         ("valid = ?", None if query.valid is None else int(query.valid)),
         ("event_date >= ?", query.date_from or None),
         ("event_date <= ?", query.date_to or None),
-        ("instr(canonical, ?) > 0", query.event_id_tag),
+        (f"id IN ({EVENT_LIVE_MATCHES} UNION {_EVENT_PAIRED_MATCHES})", query.event_id),
         ("id IN (SELECT rowid FROM matches_fts WHERE matches_fts MATCH ?)", text),
     ]
     given = [(sql, value) for sql, value in conditions if value is not None]
     where = " AND ".join(["1 = 1", *(sql for sql, _ in given)])
     return where, [value for sql, value in given for _ in range(sql.count("?"))]
+
+
+_EVENT_PAIRED_MATCHES = (
+    "SELECT taken.value FROM event_pairings AS pairing, json_each(pairing.match_ids) AS taken"
+    " WHERE pairing.event_id = ?"
+)
+"""The matches an event's pairings count (a ``records`` event's records)."""
 
 
 def _fts_phrases(text: str) -> str:
