@@ -861,12 +861,12 @@ def test_the_checker_agrees_when_things_go_wrong(
     later = [p for r in robin["rounds_played"][1:] for p in r["pairings"]]
     assert {p["termination"] for p in later if "b4" in (p["w"], p["b"])} == {"forfeit"}
 
-    # A knockout on a clock (5 s of reserve, 1 s of delay) where one bot sleeps past it.
+    # A knockout on a clock (20 s of reserve, 1 s of delay) where one bot sleeps past it.
     bots = bots_of(api, secrets, BOTS, name="b3", idle=True)
     try:
         knockout = checker.run({"name": "Knockout on a clock", "format": "knockout",
                                 "entrants": list(BOTS), **common,
-                                "clock": {"reserve_per_point": 5, "delay": 1}})  # fmt: skip
+                                "clock": {"reserve_per_point": 20, "delay": 1}})  # fmt: skip
     finally:
         stopped(bots)
     (slept,) = [
