@@ -308,10 +308,7 @@ def event_now(event_id: int) -> dict[str, Any]:
     """The event now, its finished live matches taken first."""
     keep()
     opened = storage()
-    service.load(opened, event_id)
-    if service.due(opened, event_id):
-        service.settle(opened, event_id, engine())
-    return views.event_json(opened, service.load(opened, event_id))
+    return views.event_json(opened, service.now(opened, event_id, engine()))
 
 
 @blueprint.post("/v1/events")

@@ -101,14 +101,17 @@ class Keeper:
             storage.close()
 
     def look(self, storage: Storage) -> bool:
-        """Settle every running event that has something to settle; whether one runs."""
+        """Settle every running event that has something to settle; whether one runs. The
+        matches without a deadline are noted before settling, as they were when it read
+        them: one that ends meanwhile has a new version, so the next look settles again."""
         if len(self.waiting) > 100_000:
             self.waiting.clear()  # only a cache
         running = storage.events.running()
         for event_id in running:
             if service.due(storage, event_id, self.waiting):
+                waiting = service.waiting_matches(storage, event_id)
                 service.settle(storage, event_id)
-                self.waiting.update(service.waiting_matches(storage, event_id))
+                self.waiting.update(waiting)
         return bool(running)
 
 

@@ -76,6 +76,16 @@ def load(storage: Storage, event_id: int) -> StoredEvent:
     return found
 
 
+def now(storage: Storage, event_id: int, engine: Engine = CHOSEN) -> StoredEvent:
+    """The event now, its ended live matches taken first (``settle``): read once, and
+    again only when there was something to settle (every read of an event asks)."""
+    found = load(storage, event_id)
+    if not due(storage, event_id):
+        return found
+    settle(storage, event_id, engine)
+    return load(storage, event_id)
+
+
 Change = Callable[[Working], None]
 """Changes a freshly read event in memory (or raises)."""
 
@@ -292,9 +302,8 @@ def settle(storage: Storage, event_id: int, engine: Engine = CHOSEN) -> None:
         if working.status != EventStatus.RUNNING:
             return
         if working.setup.kind == Kind.BOTS:
-            for pairing in list(working.pairings.values()):
-                if pairing.status == PairingStatus.PLAYING and pairing.live_ids:
-                    spare.extend(_take_outcome(storage, working, pairing, engine))
+            for pairing in _may_end(storage, working):
+                spare.extend(_take_outcome(storage, working, pairing, engine))
             for name in sorted(revoked & set(working.seed_names()) - set(working.withdrawn)):
                 spare.extend(withdrawn(working, name, "server", "the bot's token was revoked"))
         paired = advanced(working)
@@ -317,6 +326,27 @@ def follow_up(storage: Storage, saved: Working, spare: Sequence[int], paired: bo
     if spare:
         abort_matches(storage, spare, host_of(storage, saved.setup))
     create_live_matches(storage, saved.id, held=paired)
+
+
+def _may_end(storage: Storage, working: Working) -> list[StoredPairing]:
+    """The playing pairings whose live matches may give a result now: those whose first
+    live match has ended or passed its deadline (a match ended has none). A match in play
+    before its deadline gives none (``outcome`` stops at it), so its row is not read: one
+    query of versions in place of a live match read per pairing, on every settle."""
+    playing = [
+        pairing
+        for pairing in working.pairings.values()
+        if pairing.status == PairingStatus.PLAYING and pairing.live_ids
+    ]
+    seen = storage.live.versions([pairing.live_ids[0] for pairing in playing]) if playing else {}
+    now = time.time()
+    return [
+        pairing
+        for pairing in playing
+        if (found := seen.get(pairing.live_ids[0])) is None
+        or found.deadline is None
+        or now > found.deadline
+    ]
 
 
 def _revoked(storage: Storage) -> set[str]:

@@ -124,10 +124,7 @@ def _href(kind: str, item: int) -> str:
 
 def event_now(opened: Storage, event_id: int) -> dict[str, Any]:
     """The event as the API shows it: its live matches that have ended are taken first."""
-    service.load(opened, event_id)
-    if service.due(opened, event_id):
-        service.settle(opened, event_id, engine())
-    return views.event_json(opened, service.load(opened, event_id))
+    return views.event_json(opened, service.now(opened, event_id, engine()))
 
 
 @blueprint.get("/events/<int:event_id>")
