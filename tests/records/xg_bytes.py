@@ -99,15 +99,22 @@ def archive_entry(name: str, size: int, stored: int, start: int, crc: int, packe
     return bytes(entry)
 
 
-def xg_file(records: Iterable[bytes], compress: bool = True, stream: bytes | None = None) -> bytes:
+def xg_file(
+    records: Iterable[bytes],
+    compress: bool = True,
+    stream: bytes | None = None,
+    declared: int | None = None,
+) -> bytes:
     """The ``.xg`` file of ``records`` (``stream``, if given, stored as temp.xg's
-    compressed bytes in their place, its index declaring the records' size)."""
+    compressed bytes in their place; the index declaring ``declared`` bytes, if given,
+    else the records' size)."""
     game = b"".join(records)
     info = b"XG Game Header\n"
     packed = stream if stream is not None else zlib.compress(game) if compress else game
     data = info + packed
     index = archive_entry("temp.xgi", len(info), len(info), 0, zlib.crc32(info), False)
-    index += archive_entry("temp.xg", len(game), len(packed), len(info), zlib.crc32(game), compress)
+    size = len(game) if declared is None else declared
+    index += archive_entry("temp.xg", size, len(packed), len(info), zlib.crc32(game), compress)
     index = zlib.compress(index)
     crc = zlib.crc32(data + index)
     archive = struct.pack("<Iiiiii12x", crc, 2, 1, len(index), len(data), 1)
