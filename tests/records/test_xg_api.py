@@ -112,3 +112,16 @@ def test_the_command_line_checks_an_xg_file(
     assert outcome(verdict) == outcome(check_record(mat_text()).to_json())
     assert main(["check", str(tmp_path / "cut.xg")]) == 2
     assert "not a readable .xg file" in capsys.readouterr().err
+
+
+def test_the_check_page_takes_an_uploaded_xg(env: Env, xg: bytes) -> None:
+    for name in ("match.xg", "match.bin"):  # the suffix, else the content, says it is one
+        data = {"file": (io.BytesIO(xg), name), "mode": "strict"}
+        page = env.client.post("/check", data=data, content_type="multipart/form-data")
+        assert page.status_code == 200, page.get_data(as_text=True)[:2000]
+        players = check_record(mat_text()).to_json()["match"]["players"]
+        assert all(player in page.get_data(as_text=True) for player in players)
+    data = {"file": (io.BytesIO(xg[:-40]), "cut.xg"), "mode": "strict"}
+    cut = env.client.post("/check", data=data, content_type="multipart/form-data")
+    assert cut.status_code == 422
+    assert "not a readable .xg file" in cut.get_data(as_text=True)
