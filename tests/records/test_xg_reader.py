@@ -198,8 +198,8 @@ BAD_FILES = {
     "point": (lambda: xg_file([*MATCH[:3], move(P1, (3, 1), [(30, 2)])]), "a move from 30"),
     "player": (lambda: xg_file([*MATCH[:2], cube(5, 1, 1)]), "player 5 is neither"),
     "zip bomb": (lambda: _bomb(WHOLE), "inflates past the 38,400 bytes its index declares"),
-    "declared bomb": (lambda: _bomb(MAX_GAME_DATA + 1), "at most 67,108,864 are read"),
-    # inflated as it is read: the zeros' second record stops it, 2 of its 104,858 records in
+    "declared bomb": (lambda: _bomb(MAX_GAME_DATA + 1), f"at most {MAX_GAME_DATA:,} are read"),
+    # inflated as it is read: the zeros' second record stops it, 2 records of 104,858 in
     "bomb read in steps": (lambda: _bomb(MAX_GAME_DATA), "record 2 .*a second match header"),
 }
 
