@@ -107,28 +107,34 @@ class _Reader:
         self.tags: dict[str, str] = {"Site": "eXtreme Gammon"}
         self.games: list[_Game] = []
         self.ended = False
-
-    def read(self, place: Place, record: bytes) -> None:
-        if record[8] > Entry.MISSING:
-            raise place.error(f"type {record[8]} is no record type of the layout")
-        kind = Entry(record[8])
-        what = kind.name.lower().replace("_", " ")
-        if self.length is None and kind is not Entry.HEADER_MATCH:
-            raise place.error(f"a {what} record before the match header")
-        if self.ended and kind is not Entry.MISSING:
-            raise place.error(f"a {what} record after the match footer")
-        if kind in (Entry.CUBE, Entry.MOVE, Entry.FOOTER_GAME) and not self.games:
-            raise place.error(f"a {what} record before any game header")
-        reading = {
+        self.readers = {
             Entry.HEADER_MATCH: self.match,
             Entry.HEADER_GAME: self.game,
             Entry.CUBE: self.cube,
-            Entry.MOVE: self.move,
             Entry.FOOTER_GAME: self.footer,
-        }.get(kind)
+        }
+        self.plays: dict[tuple[int, ...], tuple[str, PlayText]] = {}
+        """The plays read so far by their dice and pairs: a play is read once."""
+
+    def read(self, place: Place, record: bytes) -> None:
+        kind = record[8]
+        if kind == Entry.MOVE and self.games and not self.ended:
+            self.move(place, record)  # most records: the checks below hold for them
+            return
+        if kind > Entry.MISSING:
+            raise place.error(f"type {kind} is no record type of the layout")
+        entry = Entry(kind)
+        what = entry.name.lower().replace("_", " ")
+        if self.length is None and entry is not Entry.HEADER_MATCH:
+            raise place.error(f"a {what} record before the match header")
+        if self.ended and entry is not Entry.MISSING:
+            raise place.error(f"a {what} record after the match footer")
+        if entry in (Entry.CUBE, Entry.MOVE, Entry.FOOTER_GAME) and not self.games:
+            raise place.error(f"a {what} record before any game header")
+        reading = self.readers.get(entry)
         if reading is not None:
             reading(place, record)
-        elif kind is Entry.FOOTER_MATCH:
+        elif entry is Entry.FOOTER_MATCH:
             self.ended = True
 
     def match(self, place: Place, record: bytes) -> None:
@@ -176,21 +182,13 @@ class _Reader:
                 self.add(place, ActionKind.RACCOON, side, f"Raccoons => {4 * value}", 4 * value)
 
     def move(self, place: Place, record: bytes) -> None:
-        actor, *pairs, first, second = _MOVE.unpack_from(record, 64)
-        side = _side(place, actor)
-        if not (1 <= first <= 6 and 1 <= second <= 6):
-            raise place.error(f"the dice {first} and {second} are no roll")
-        moves = []
-        for at in range(0, 8, 2):
-            if pairs[at] == -1:
-                break
-            moves.append(Move(_from_point(place, pairs[at]), _to_point(place, pairs[at + 1])))
-        dice = (first, second)
-        played = tuple(moves)
-        text = f"{first}{second}: {format_play(played)}".rstrip()
-        action = ActionText(
-            ActionKind.ROLL, side, place.number, 1, None, text, dice, PlayText(dice, played)
-        )
+        found = _MOVE.unpack_from(record, 64)
+        side = _side(place, found[0])
+        written = self.plays.get(found[1:])
+        if written is None:
+            written = self.plays[found[1:]] = _play(place, found[1:9], found[9:])
+        text, play = written
+        action = ActionText(ActionKind.ROLL, side, place.number, 1, None, text, play.dice, play)
         self.append(action)
 
     def footer(self, place: Place, record: bytes) -> None:
@@ -228,6 +226,21 @@ def _rule_tags(money: bool, crawford: bool, jacoby: bool, beavers: bool) -> dict
     if money:
         return {"Jacoby": word(jacoby), "Beaver": word(beavers)}
     return {"Crawford": word(crawford)}
+
+
+def _play(place: Place, pairs: tuple[int, ...], dice: tuple[int, ...]) -> tuple[str, PlayText]:
+    """A move record's text and play: its dice, its from-to pairs up to the first -1."""
+    first, second = dice
+    if not (1 <= first <= 6 and 1 <= second <= 6):
+        raise place.error(f"the dice {first} and {second} are no roll")
+    moves = []
+    for at in range(0, 8, 2):
+        if pairs[at] == -1:
+            break
+        moves.append(Move(_from_point(place, pairs[at]), _to_point(place, pairs[at + 1])))
+    played = tuple(moves)
+    text = f"{first}{second}: {format_play(played)}".rstrip()
+    return text, PlayText((first, second), played)
 
 
 def _side(place: Place, player: int) -> str:
