@@ -132,13 +132,15 @@ def _steps(action: ActionText) -> list[tuple[int, int]]:
     ]
 
 
-def _game_records(game: GameText, length: int) -> list[bytes]:
+def _game_records(game: GameText) -> list[bytes]:
     records = [game_header(game.score or (0, 0), game.number)]
     player = {"w": P1, "b": P2}
     cube_log, actions = 0, list(game.actions)
     for index, action in enumerate(actions):
         kind, later = action.kind, actions[index + 1 : index + 3]
         if kind is ActionKind.ROLL:
+            # XG writes a cube record without a double before a roll (as 2_Cube.bin is)
+            records.append(cube(player[action.side], -2, -1, cube_log))
             records.append(move(player[action.side], action.dice or (0, 0), _steps(action)))
         elif kind is ActionKind.DOUBLE:
             answer = later[0].kind if later else None
@@ -155,10 +157,9 @@ def xg_of(mat: str) -> bytes:
     """The ``.xg`` of a backgammon ``.mat`` record (its canonical form: one step per die)."""
     record = read_mat(check_and_write(mat).canonical)
     names = record.games[0].players if record.games else ("Player 1", "Player 2")
-    length = record.match_length or 0
     crawford = record.tags.get("Crawford", "On") != "Off"
-    records = [match_header(names, length or 99999, crawford, jacoby=False)]
+    records = [match_header(names, record.match_length or 99999, crawford, jacoby=False)]
     for game in record.games:
-        records += _game_records(game, length)
+        records += _game_records(game)
     records.append(match_footer((0, 0), 0))
     return xg_file(records)
