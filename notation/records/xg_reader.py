@@ -32,6 +32,8 @@ SNIFF: Final = MAGIC
 """What an ``.xg`` file starts with."""
 UNLIMITED: Final = 99999
 """XG's match length of a money session."""
+MAX_POINTS: Final = 10**9 - 1
+"""The most points a game footer may say (a ``.mat`` result holds nine digits)."""
 UNICODE_VERSION: Final = 24
 """From this file version on the names are UTF-16 fields (before, 40-byte ANSI strings)."""
 START: Final = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
@@ -196,6 +198,8 @@ class _Reader:
         if winner == 0:
             return  # a game XG left unfinished
         side = _side(place, winner)
+        if not 0 < points <= MAX_POINTS:
+            raise place.error(f"a game won for {points} points")
         text = f"Wins {points} point{'' if points == 1 else 's'}"
         self.add(place, ActionKind.WIN, side, text, points)
 

@@ -197,6 +197,7 @@ BAD_FILES = {
     ),
     "point": (lambda: xg_file([*MATCH[:3], move(P1, (3, 1), [(30, 2)])]), "a move from 30"),
     "player": (lambda: xg_file([*MATCH[:2], cube(5, 1, 1)]), "player 5 is neither"),
+    "points": (lambda: xg_file([*MATCH[:2], game_footer((0, 0), P1, -3, 1)]), "won for -3"),
     "zip bomb": (lambda: _bomb(WHOLE), "inflates past the 38,400 bytes its index declares"),
     "declared bomb": (lambda: _bomb(MAX_GAME_DATA + 1), f"at most {MAX_GAME_DATA:,} are read"),
     # inflated as it is read: the zeros' second record stops it, 2 records of 104,858 in
