@@ -22,10 +22,11 @@ from notation.errors import NotationError
 MAGIC: Final = b"RGMH"
 HEADER_BYTES: Final = 8232
 """The RichGameHeader's size."""
-MAX_GAME_DATA: Final = 512 * 1024 * 1024
-"""The most ``temp.xg`` may inflate to: 209,715 records of 2,560 bytes (a 25-point match
-is about 3,000, a 2,000-game money session 130,000); past it the file is refused, however
-small it is compressed. It is inflated as it is read, so it is never held whole."""
+MAX_GAME_DATA: Final = 1536 * 1024 * 1024
+"""The most ``temp.xg`` may inflate to: 629,145 records of 2,560 bytes (a 25-point match
+is about 6,000, a 2,000-game money session 400,000); past it the file is refused, however
+small it is compressed. It is inflated as it is read, never held whole, and the reader's
+limits stop a long run of records well before (``xg_reader``: records count as work)."""
 STEP: Final = 65536
 """How many compressed bytes are inflated at a time."""
 PIECE: Final = 1024 * 1024

@@ -34,6 +34,9 @@ UNLIMITED: Final = 99999
 """XG's match length of a money session."""
 MAX_POINTS: Final = 10**9 - 1
 """The most points a game footer may say (a ``.mat`` result holds nine digits)."""
+RECORDS_PER_ACTION: Final = 2
+RECORDS_SLACK: Final = 16
+"""Records beyond two an action a game or a file may hold (headers, footers)."""
 UNICODE_VERSION: Final = 24
 """From this file version on the names are UTF-16 fields (before, 40-byte ANSI strings)."""
 START: Final = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
@@ -99,6 +102,7 @@ class _Game:
     line: int
     score: tuple[int, int] | None
     actions: list[ActionText] = field(default_factory=list)
+    records: int = 0
 
 
 class _Reader:
@@ -119,6 +123,7 @@ class _Reader:
         """The plays read so far by their dice and pairs: a play is read once."""
 
     def read(self, place: Place, record: bytes) -> None:
+        self.count(place)
         kind = record[8]
         if kind == Entry.MOVE and self.games and not self.ended:
             self.move(place, record)  # most records: the checks below hold for them
@@ -138,6 +143,17 @@ class _Reader:
             reading(place, record)
         elif entry is Entry.FOOTER_MATCH:
             self.ended = True
+
+    def count(self, place: Place) -> None:
+        """Records count as work: XG writes about two a roll (a cube record, the move), so a
+        game or a file of more than ``RECORDS_PER_ACTION`` times the actions its limits
+        allow (a stream of empty cube records, say) stops at that limit."""
+        limits = self.tally.limits
+        if self.games:
+            game = self.games[-1]
+            game.records += 1
+            _records_within(place, game.records, limits.actions_per_game, "actions_per_game")
+        _records_within(place, place.number, limits.actions, "actions")
 
     def match(self, place: Place, record: bytes) -> None:
         if self.length is not None:
@@ -219,6 +235,15 @@ class _Reader:
             for index, game in enumerate(self.games, start=1)
         )
         return MatchText(tags=self.tags, match_length=self.length, games=games)
+
+
+def _records_within(place: Place, records: int, actions: int | None, limit: str) -> None:
+    if actions is not None and records > RECORDS_PER_ACTION * actions + RECORDS_SLACK:
+        raise NotationError(
+            f"too_many_{limit}",
+            f"record {place.number}: more than {RECORDS_PER_ACTION} records an action"
+            f" past the limit of {actions:,} {limit}",
+        )
 
 
 def _rule_tags(money: bool, crawford: bool, jacoby: bool, beavers: bool) -> dict[str, str]:

@@ -221,3 +221,20 @@ def test_no_game_is_not_a_record_and_limits_stop_reading() -> None:
         read(MATCH, ReadLimits(games=1))
     with pytest.raises(NotationError, match="more than 3 actions_per_game"):
         read(MATCH, ReadLimits(actions_per_game=3))
+
+
+def test_a_long_run_of_empty_records_stops_at_the_reading_limits() -> None:
+    """20,000 cube records without a double (51 MB inflated, its index honest) in one game:
+    records count as work, two an action, so actions_per_game=2,000 stops it at record
+    4,019 (2 headers, then 2 x 2,000 + 16 records), not at the stream's end."""
+    empty = cube(P1, -2, -1)
+    compressor = zlib.compressobj(1)
+    stream = compressor.compress(b"".join(MATCH[:2]))
+    stream += b"".join(compressor.compress(empty * 1000) for _ in range(20)) + compressor.flush()
+    data = xg_file([*MATCH[:2], empty * 20_000], stream=stream)
+    with pytest.raises(NotationError, match="record 4019: more than 2 records an action") as raised:
+        read_xg(data, ReadLimits(actions_per_game=2000))
+    assert raised.value.code == "too_many_actions_per_game"
+    with pytest.raises(NotationError, match=r"record 37: .* limit of 10 actions") as raised:
+        read_xg(data, ReadLimits(actions=10))
+    assert raised.value.code == "too_many_actions"
