@@ -13,6 +13,7 @@ allow stops reading with a NotationError naming the record and its byte in ``tem
 
 from __future__ import annotations
 
+import math
 import struct
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -119,6 +120,8 @@ class _Reader:
             Entry.CUBE: self.cube,
             Entry.FOOTER_GAME: self.footer,
         }
+        self.most_in_game = _most_records(limits.actions_per_game)
+        self.most_in_file = _most_records(limits.actions)
         self.plays: dict[tuple[int, ...], tuple[str, PlayText]] = {}
         """The plays read so far by their dice and pairs: a play is read once."""
 
@@ -148,12 +151,13 @@ class _Reader:
         """Records count as work: XG writes about two a roll (a cube record, the move), so a
         game or a file of more than ``RECORDS_PER_ACTION`` times the actions its limits
         allow (a stream of empty cube records, say) stops at that limit."""
-        limits = self.tally.limits
         if self.games:
             game = self.games[-1]
             game.records += 1
-            _records_within(place, game.records, limits.actions_per_game, "actions_per_game")
-        _records_within(place, place.number, limits.actions, "actions")
+            if game.records > self.most_in_game:
+                raise _past(place, self.tally.limits.actions_per_game, "actions_per_game")
+        if place.number > self.most_in_file:
+            raise _past(place, self.tally.limits.actions, "actions")
 
     def match(self, place: Place, record: bytes) -> None:
         if self.length is not None:
@@ -237,13 +241,17 @@ class _Reader:
         return MatchText(tags=self.tags, match_length=self.length, games=games)
 
 
-def _records_within(place: Place, records: int, actions: int | None, limit: str) -> None:
-    if actions is not None and records > RECORDS_PER_ACTION * actions + RECORDS_SLACK:
-        raise NotationError(
-            f"too_many_{limit}",
-            f"record {place.number}: more than {RECORDS_PER_ACTION} records an action"
-            f" past the limit of {actions:,} {limit}",
-        )
+def _most_records(actions: int | None) -> float:
+    """The most records that many actions may come in (no limit: any number)."""
+    return math.inf if actions is None else RECORDS_PER_ACTION * actions + RECORDS_SLACK
+
+
+def _past(place: Place, actions: int | None, limit: str) -> NotationError:
+    return NotationError(
+        f"too_many_{limit}",
+        f"record {place.number}: more than {RECORDS_PER_ACTION} records an action"
+        f" past the limit of {actions:,} {limit}",
+    )
 
 
 def _rule_tags(money: bool, crawford: bool, jacoby: bool, beavers: bool) -> dict[str, str]:
