@@ -5,7 +5,10 @@ checking of it and of the 44 corpus records, and, where the ``gnubg`` package is
 gnubg's own ``import mat`` of the same files (which also validates every move); each under
 every engine available (Python, and native when built). The same matches as SGF (the
 referee's own export) against their ``.mat``: reading alone (text to the record model) and
-``check_record`` (``--sgf`` runs this part alone). Three ways to check are timed:
+``check_record`` (``--sgf`` runs this part alone); the same for XG's binary ``.xg``
+(tests/records/xg_bytes.py writes it): reading into the record model, and reading plus
+writing the ``.mat`` text that the API checks and stores (``--xg`` runs this part alone).
+Three ways to check are timed:
 ``check_record`` (the verdict alone: ``check`` and ``/v1/records/check``; with the native
 core, its record fast path), ``check_and_write`` (verdict and canonical record: imports)
 and ``adjudicate`` (the full Python path that replays use). Last, whole processes:
@@ -159,6 +162,34 @@ def sgf_against_mat(texts: list[str], games: list[dict[str, Any]]) -> None:
             )
 
 
+def xg_against_mat(texts: list[str], games: list[dict[str, Any]]) -> None:
+    """.xg against .mat: reading (the goal: .xg within 2x of .mat), and reading plus
+    writing the .mat text checked and stored for an .xg (its checking is the .mat's)."""
+    from notation.records.formats import XG, read_records
+    from notation.records.xg_reader import read_xg
+    from referee.adjudication.formats import binary_text
+    from tests.records.xg_bytes import xg_of
+
+    session = openspiel_money_session(games)
+    for name, group in (("corpus", texts), ("session", [session])):
+        mats = [
+            text for text in group if check_record(text, limits=OFFLINE).variant == "backgammon"
+        ]
+        xgs = [xg_of(text) for text in mats]
+        size = sum(map(len, xgs)) / 1e6
+        print(f".xg against .mat: {name}, {len(mats)} records, .xg {size:.1f} MB")
+        rounds = 1 if name == "session" else 3
+        mat = best_seconds(lambda mats=mats: [read_records(t, "mat") for t in mats], rounds)
+        xg = best_seconds(lambda xgs=xgs: [read_xg(data, OFFLINE.reading) for data in xgs], rounds)
+        text = best_seconds(
+            lambda xgs=xgs: [binary_text(XG, data, OFFLINE) for data in xgs], rounds
+        )
+        print(
+            f"  reading: .mat {mat:.3f} s, .xg {xg:.3f} s, .xg / .mat = {xg / mat:.2f};"
+            f" .xg to its .mat text {text:.3f} s, / .mat = {text / mat:.2f}"
+        )
+
+
 def checked(texts: list[str], chosen: engine.Engine) -> list[object]:
     return [check_record(text, limits=OFFLINE, engine=chosen) for text in texts]
 
@@ -167,9 +198,13 @@ def main() -> None:
     corpus = sorted(MAT.glob("*.mat"))
     texts = [path.read_text() for path in corpus]
     games = list(read_jsonl("bg_games_seed1.jsonl.gz"))
+    if "--xg" in sys.argv[1:]:
+        xg_against_mat(texts, games)
+        return
     sgf_against_mat(texts, games)
     if "--sgf" in sys.argv[1:]:
         return
+    xg_against_mat(texts, games)
     for chosen in engines():
         print(f"[{chosen.kind}]")
         in_process(corpus, texts, games, chosen)

@@ -4,7 +4,7 @@ content, each reader turning its text into the one record model (``MatchText``).
 A format is a value: its name (``?format=``, ``--format``), the media types and suffixes
 that name it, a test of the content (``sniff``, on the first bytes), and its reader.
 **Decision (binary formats):** detection looks at bytes, and a format says whether it reads
-bytes (``binary``, as XG's ``.xg`` will) or UTF-8 text; today's two read text. A reader
+bytes (``read_bytes``: XG's ``.xg``) or UTF-8 text (all the others). A reader
 returns a tuple of records: a ``.mat`` file may hold several matches (BBGT writes them so).
 """
 
@@ -33,6 +33,8 @@ from notation.records.snowie_reader import SNIFF as SNOWIE_HINT
 from notation.records.snowie_reader import read_snowie
 from notation.records.tmg_reader import SNIFF as TMG_HINT
 from notation.records.tmg_reader import read_tmg
+from notation.records.xg_reader import SNIFF as XG_MAGIC
+from notation.records.xg_reader import read_xg
 
 SNIFF_BYTES: Final = 65536
 """How much of the content detection looks at."""
@@ -58,7 +60,12 @@ class RecordFormat:
     read: Callable[[str, ReadLimits | None], tuple[MatchText, ...]]
     hint: str
     """What ``sniff`` looks for, as the ``unknown_format`` error names it."""
-    binary: bool = False
+    read_bytes: Callable[[bytes, ReadLimits | None], tuple[MatchText, ...]] | None = None
+    """The reader of a binary format (``read`` then refuses text)."""
+
+    @property
+    def binary(self) -> bool:
+        return self.read_bytes is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +207,25 @@ SNOWIE: Final = RecordFormat(
     read=lambda text, limits: (read_snowie(text, limits),),
     hint="one line of ';'-separated fields",
 )
-FORMATS: Final = (SGF, MAT, TMG, OLDMOVES, BGROOM, GAM, SGG, PARTY, SNOWIE)
+
+
+def _text_of_binary(text: str, limits: ReadLimits | None) -> tuple[MatchText, ...]:
+    raise NotationError(
+        "binary_format", "an .xg record is a binary file: send its bytes as they are"
+    )
+
+
+XG: Final = RecordFormat(
+    name="xg",
+    title="eXtreme Gammon .xg (binary, its published layout)",
+    media_types=("application/x-xg",),
+    suffixes=(".xg",),
+    sniff=lambda head: head.startswith(XG_MAGIC),
+    read=_text_of_binary,
+    hint="the bytes 'RGMH'",
+    read_bytes=lambda data, limits: (read_xg(data, limits),),
+)
+FORMATS: Final = (XG, SGF, MAT, TMG, OLDMOVES, BGROOM, GAM, SGG, PARTY, SNOWIE)
 """Every format, in the order detection tries them."""
 NAMES: Final = tuple(format_.name for format_ in FORMATS)
 

@@ -12,10 +12,13 @@ from notation.records.formats import (
     SNIFF_BYTES,
     MatchPart,
     RecordFormat,
+    detect,
+    find_format,
     split_matches,
     text_format,
 )
 from notation.records.mat_reader import read_mat
+from notation.records.mat_writer import write_mat
 from notation.records.model import MatchText
 from referee.adjudication.budget import WorkLimits, reading_refusal
 from referee.adjudication.verdict import Issue, Verdict
@@ -72,6 +75,30 @@ def read_as(found: RecordFormat, part: MatchPart, limits: WorkLimits) -> MatchTe
         if found is MAT:
             return read_mat(part.text, limits.reading, part.line)
         return found.read(part.text, limits.reading)[0]
+    except NotationError as error:
+        if error.code.startswith("too_many_"):
+            raise reading_refusal(error, limits) from None
+        with notation_errors():
+            raise
+
+
+def binary_format(data: bytes, name: str | None = None) -> RecordFormat | None:
+    """The binary format of a record's bytes: the one ``name`` names if it is binary, else
+    (no name) the one the bytes show if it is; None for a text record."""
+    try:
+        found = find_format(name) if name else detect(data[:SNIFF_BYTES])
+    except NotationError:
+        return None
+    return found if found.binary else None
+
+
+def binary_text(found: RecordFormat, data: bytes, limits: WorkLimits) -> str:
+    """A binary record (``.xg``) as the ``.mat`` text checked, stored and shown for it:
+    read into the record model, then written by the ``.mat`` writer. InvalidNotationError
+    naming where a cut or corrupt file stopped, the refusal of a limit as ``read_as``."""
+    assert found.read_bytes is not None
+    try:
+        return write_mat(found.read_bytes(data, limits.reading)[0])
     except NotationError as error:
         if error.code.startswith("too_many_"):
             raise reading_refusal(error, limits) from None

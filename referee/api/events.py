@@ -454,13 +454,15 @@ def submit_record(event_id: int, number: int, table: int) -> dict[str, Any]:
       summary: Submit a pairing's record
       description: >
         The event's host (docs/events.md#6). The record (JSON {"record"}, text/plain or
-        application/x-go-sgf), a .mat or gnubg's SGF, its format detected or named by
-        format (format as a query parameter for a text body), gets the event's tags (an
-        SGF's as its first game's root properties) and is adjudicated and stored as by
-        POST /v1/matches (invalid ones too). A valid record of the match between the
-        pairing's two entrants, at the event's length, gives the result; an invalid or
-        incomplete one, or one of other players or of another length, is stored too and
-        leaves the pairing disputed with the verdict's id and the reason in its dispute
+        application/x-go-sgf; an .xg as application/octet-stream or JSON
+        {"record_base64"}, read as its .mat text), a .mat or gnubg's SGF, its format
+        detected or named by format (format as a query parameter for a text body), gets
+        the event's tags (an SGF's as its first game's root properties) and is
+        adjudicated and stored as by POST /v1/matches (invalid ones too). A valid record
+        of the match between the pairing's two entrants, at the event's length, gives the
+        result; an invalid or incomplete one, or one of other players or of another
+        length, is stored too and leaves the pairing disputed with the verdict's id and
+        the reason in its dispute
         (200).
         422 pairing_decided for a pairing that has its result, unknown_pairing for a
         round or table the event does not have, wrong_kind in a bots event; 409
@@ -477,6 +479,7 @@ def submit_record(event_id: int, number: int, table: int) -> dict[str, Any]:
           application/json: {schema: EventRecordRequest}
           text/plain: {schema: {type: string}}
           application/x-go-sgf: {schema: {type: string}}
+          application/octet-stream: {schema: {type: string, format: binary}}
       responses:
         200:
           description: The pairing after the record

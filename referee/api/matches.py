@@ -12,7 +12,7 @@ from flask import Blueprint, Response, request, stream_with_context, url_for
 from marshmallow import ValidationError
 from werkzeug.exceptions import NotAcceptable, RequestEntityTooLarge
 
-from notation.records.formats import MatchPart
+from notation.records.formats import MatchPart, format_of_suffix
 from referee.adjudication.budget import WorkLimitError, WorkLimits
 from referee.adjudication.formats import RecordTexts, record_texts
 from referee.api.schemas import (
@@ -31,8 +31,9 @@ from referee.http.bodies import (
     has_body,
     json_body,
     json_object,
+    json_record,
     record_body,
-    record_text,
+    record_of_bytes,
 )
 from referee.http.engine import engine
 from referee.http.limits import check_slot, rate_limited, work_limits
@@ -77,7 +78,10 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
         by format (of a .mat holding several matches the first is stored, with a
         several_matches warning: POST /v1/matches/import stores each). It may also be
         sent as text/plain (or application/x-go-sgf), with allow_invalid, variant,
-        format and options (JSON or k=v,k=v) as query parameters. 413 work_limit when
+        format and options (JSON or k=v,k=v) as query parameters. eXtreme Gammon's
+        binary .xg is sent as its bytes (application/octet-stream or application/x-xg)
+        or in JSON as record_base64 (base64, in place of record); what is stored is the
+        .mat text it holds, not the file. 413 work_limit when
         checking goes past a work limit; 503 archive_busy with Retry-After when the archive
         stays locked by another writer, or overloaded when the worker checks as many
         records at once as it may.
@@ -93,6 +97,10 @@ def create_match() -> tuple[dict[str, Any], int, dict[str, str]]:
             schema: {type: string}
           application/x-go-sgf:
             schema: {type: string}
+          application/octet-stream:
+            schema: {type: string, format: binary}
+          application/x-xg:
+            schema: {type: string, format: binary}
       responses:
         200:
           description: Already stored
@@ -129,23 +137,23 @@ def _at_most_import_items(count: int) -> None:
         )
 
 
-def _import_items() -> list[tuple[str, dict[str, Any] | None]]:
+def _import_items() -> list[_Item]:
     """``(label, request)`` for each record of an import (a JSON list or uploaded files);
-    the request is None for a file that is not text."""
+    for a file that cannot be read (not UTF-8 text, a corrupt ``.xg``), the reason."""
     if request.mimetype == "multipart/form-data":
         uploads = [upload for name in request.files for upload in request.files.getlist(name)]
         if not uploads:
             raise ValidationError({"files": ["upload at least one record file"]})
         _at_most_import_items(len(uploads))
         return [
-            (upload.filename or f"file {index}", _upload_entry(upload.read()))
+            (upload.filename or f"file {index}", _upload_entry(upload.read(), upload.filename))
             for index, upload in enumerate(uploads)
         ]
     data = json_body()
     if not isinstance(data, list) or not data:
         raise ValidationError({"body": ["must be a non-empty JSON list of records"]})
     _at_most_import_items(len(data))
-    items: list[tuple[str, dict[str, Any] | None]] = []
+    items: list[_Item] = []
     for index, item in enumerate(data):
         entry = {"record": item} if isinstance(item, str) else item
         if not isinstance(entry, dict):
@@ -163,9 +171,10 @@ def import_matches() -> dict[str, Any]:
     post:
       summary: Import many records
       description: >
-        A JSON list (record texts, or objects like the body of POST /v1/matches), or a
-        multipart upload of record files (.mat or gnubg's SGF, each file's format detected
-        from its content, or named by format in a JSON object). A .mat holding several
+        A JSON list (record texts, or objects like the body of POST /v1/matches, an .xg
+        as record_base64), or a multipart upload of record files (.mat, gnubg's SGF, the
+        other formats read, eXtreme Gammon's .xg; each file's format detected from its
+        content or its .xg suffix, or named by format in a JSON object). A .mat holding several
         matches is stored as one record per match, its results labelled item#1,
         item#2... Each record is stored, found to be a duplicate, or refused with the
         reason; one bad record does not stop the others. Results
@@ -217,23 +226,24 @@ def import_matches() -> dict[str, Any]:
     return {"results": results}
 
 
+_Item = tuple[str, dict[str, Any] | RefereeError]
+"""An import's record as sent: its label, and its request or why it cannot be read."""
 _Planned = tuple[str, dict[str, Any], RecordTexts | None]
 """An import's record: its label, and its request and matches, or the reason it is refused."""
 
 
-def _planned(items: list[tuple[str, dict[str, Any] | None]]) -> list[_Planned]:
+def _planned(items: list[_Item]) -> list[_Planned]:
     """Each record of an import with its matches (none read yet), every match counted
     against MAX_IMPORT_ITEMS: a .mat of several matches is that many records (413)."""
     planned: list[_Planned] = []
     count = 0
     for label, entry in items:
-        if entry is None:
-            reason = {"code": "invalid_encoding", "detail": "the file is not UTF-8 text"}
-            planned.append((label, reason, None))
+        if isinstance(entry, RefereeError):
+            planned.append((label, {"code": entry.code, "detail": entry.message}, None))
             count += 1
             continue
         try:
-            body = loaded(MatchSubmitRequest, entry)
+            body = loaded(MatchSubmitRequest, json_record(entry))
             texts = record_texts(body["record"], body["format"], MAX_IMPORT_ITEMS + 1)
         except ValidationError as error:
             planned.append((label, {"code": "validation_failed", "errors": error.messages}, None))
@@ -279,12 +289,16 @@ def _imported(
     }
 
 
-def _upload_entry(data: bytes) -> dict[str, Any] | None:
-    """An uploaded file as a request, or None when it is not UTF-8 (refused, not fatal)."""
+def _upload_entry(data: bytes, filename: str | None) -> dict[str, Any] | RefereeError:
+    """An uploaded file as a request (an ``.xg`` as its ``.mat`` text), or why it cannot be
+    read: not UTF-8 text, a binary file cut or corrupt (refused, not fatal)."""
+    named = format_of_suffix(filename or "")
     try:
-        return {"record": record_text(data)}
+        return record_of_bytes(data, named.name if named is not None and named.binary else None)
     except InvalidEncodingError:
-        return None
+        return InvalidEncodingError("the file is not UTF-8 text")
+    except RefereeError as error:
+        return error
 
 
 def _refused(label: str, reason: dict[str, Any]) -> dict[str, Any]:

@@ -30,7 +30,12 @@ def check_record() -> dict[str, Any]:
         format (422 unknown_format names the formats tried when none fits); a .mat
         holding several matches is answered for the first, with a several_matches
         warning. The record may also be sent as text/plain (or application/x-go-sgf)
-        with variant, mode, format and options (JSON or k=v,k=v) as query parameters. A
+        with variant, mode, format and options (JSON or k=v,k=v) as query parameters.
+        eXtreme Gammon's binary .xg is sent as its bytes (application/octet-stream or
+        application/x-xg, its format detected from them or named by format=xg), or in
+        JSON as record_base64 (the file in base64) in place of record; it is read and
+        checked as the .mat text it holds (a cut or corrupt file: 422 invalid_notation
+        naming the record and byte where reading stopped). A
         record whose reading or checking goes past a work limit (games, actions,
         enumerated plays, errors, edits, seconds) is refused with 413 work_limit naming
         the limit; SGF that cannot be read is 422 invalid_notation saying where reading
@@ -49,6 +54,10 @@ def check_record() -> dict[str, Any]:
             schema: {type: string}
           application/x-go-sgf:
             schema: {type: string}
+          application/octet-stream:
+            schema: {type: string, format: binary}
+          application/x-xg:
+            schema: {type: string, format: binary}
       responses:
         200:
           description: The verdict
@@ -95,6 +104,7 @@ def record_formats() -> dict[str, Any]:
             "media_types": list(found.media_types),
             "suffixes": list(found.suffixes),
             "detected_by": found.hint,
+            "binary": found.binary,
         }
         for found in FORMATS
     ]

@@ -98,6 +98,13 @@ class RecordFormatSchema(Schema):
     media_types = fields.List(fields.String(), required=True)
     suffixes = fields.List(fields.String(), required=True)
     detected_by = fields.String(required=True)
+    binary = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "A binary file (.xg): sent as its bytes (application/octet-stream)"
+            " or as record_base64 in JSON, not as text"
+        },
+    )
 
 
 class RecordFormatsResponse(Schema):
@@ -113,7 +120,9 @@ class RecordCheckRequest(RequestSchema):
         required=True,
         validate=validate.Length(min=1),
         metadata={
-            "description": "A match record (.mat, with the nardy extension tags, or gnubg's SGF)"
+            "description": "A match record (.mat, with the nardy extension tags, gnubg's SGF or"
+            " another text format); a binary .xg goes as record_base64 (its bytes in base64)"
+            " in place of record"
         },
     )
     variant = fields.String(
@@ -151,7 +160,11 @@ class MatchSubmitQuery(QuerySchema):
 class MatchSubmitRequest(RequestSchema):
     text_query: ClassVar[type[Schema]] = MatchSubmitQuery
 
-    record = fields.String(required=True, validate=validate.Length(min=1))
+    record = fields.String(
+        required=True,
+        validate=validate.Length(min=1),
+        metadata={"description": "The record's text; a binary .xg goes as record_base64"},
+    )
     allow_invalid = fields.Boolean(load_default=False)
     variant = fields.String(load_default=None)
     options = fields.Dict(keys=fields.String(), load_default=dict)

@@ -10,10 +10,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from notation.records.formats import FORMATS, NAMES, MatchPart
+from notation.records.formats import FORMATS, MAT, NAMES, MatchPart
 from referee.adjudication import Verdict, check_record
 from referee.adjudication.budget import OFFLINE
-from referee.adjudication.formats import RecordTexts, record_texts
+from referee.adjudication.formats import RecordTexts, binary_format, binary_text, record_texts
 from referee.cli.common import EXIT_BAD_INPUT, EXIT_INVALID, EXIT_OK, rules_option
 from referee.cli.progress import Progress, progress
 from referee.errors import RefereeError
@@ -46,7 +46,7 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def record_files(paths: Sequence[Path]) -> list[Path]:
-    """The files named, and every record file (.mat, .txt, .sgf) under the directories
+    """The files named, and every record file (.mat, .txt, .sgf, .xg...) under the directories
     named, in order."""
     files: list[Path] = []
     for path in paths:
@@ -76,7 +76,11 @@ def _check(args: argparse.Namespace) -> int:
 def _read_file(path: Path, args: argparse.Namespace, bar: Progress) -> RecordTexts | None:
     """The records of one file, or None when it cannot be read (said on stderr)."""
     try:
-        return record_texts(path.read_text(encoding="utf-8-sig"), args.format)
+        data = path.read_bytes()
+        binary = binary_format(data, args.format)
+        if binary is not None:
+            return record_texts(binary_text(binary, data, OFFLINE), MAT.name)
+        return record_texts(data.decode("utf-8-sig"), args.format)
     except (OSError, UnicodeDecodeError) as error:
         bar.echo(f"nardy-referee: {path}: cannot read: {error}", sys.stderr)
     except RefereeError as error:

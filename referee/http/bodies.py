@@ -3,6 +3,7 @@ as query parameters; with the size limits of NOTATION.md §4."""
 
 from __future__ import annotations
 
+import binascii
 import json
 from typing import Any
 
@@ -13,8 +14,13 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMe
 from notation.errors import NotationError
 from notation.options import parse_rules_text
 from notation.records.formats import format_of_media_type
+from referee.adjudication.formats import binary_format, binary_text
 from referee.errors import InvalidEncodingError
+from referee.http.limits import work_limits
 from referee.http.loading import loaded, refusal
+
+BYTES_TYPE = "application/octet-stream"
+"""A record sent as its file's bytes, its format detected from them."""
 
 READABLE_CHARSETS = frozenset({"utf-8", "utf8", "us-ascii", "ascii"})
 
@@ -40,12 +46,17 @@ def check_body() -> None:
 def json_object(schema: type[Schema], max_bytes: int | None = None) -> dict[str, Any]:
     """The JSON body, loaded by ``schema``; 413 over ``max_bytes``, 415 when not JSON. The
     bytes received are what counts: a chunked body has no Content-Length."""
+    return loaded(schema, json_object_data(max_bytes))
+
+
+def json_object_data(max_bytes: int | None = None) -> dict[str, Any]:
+    """The JSON body as an object, not loaded yet (``json_object``'s checks)."""
     if max_bytes is not None and len(request.get_data(cache=True)) > max_bytes:
         raise RequestEntityTooLarge(f"this request body is at most {max_bytes} bytes")
     data = json_body()
     if not isinstance(data, dict):
         raise ValidationError({"body": ["must be a JSON object"]})
-    return loaded(schema, data)
+    return data
 
 
 def json_body() -> Any:
@@ -74,18 +85,25 @@ def record_text(data: bytes) -> str:
         ) from None
 
 
+def record_of_bytes(data: bytes, name: str | None = None) -> dict[str, str]:
+    """A record sent as bytes, as the request fields ``record`` (and ``format``): a binary
+    format's file (named, or detected: XG's ``.xg``) read and written as its ``.mat`` text,
+    any other its UTF-8 text (InvalidEncodingError when it is not)."""
+    found = binary_format(data, name)
+    if found is None:
+        return {"record": record_text(data)}
+    return {"record": binary_text(found, data, work_limits()), "format": "mat"}
+
+
 def record_body(schema: type[Schema]) -> dict[str, Any]:
     """A record request: JSON, or the record as a text/plain body (or one sent as its
-    format's media type, application/x-go-sgf, which names the format) with the other
-    fields (``variant``, ``mode``, ``allow_invalid``, ``options``, ``format``) as query
-    parameters, which the body schema's ``text_query`` schema checks first (their lengths,
-    their closed sets)."""
+    format's media type, application/x-go-sgf, which names the format, or as
+    application/octet-stream, the file's bytes) with the other fields (``variant``,
+    ``mode``, ``allow_invalid``, ``options``, ``format``) as query parameters, which the
+    body schema's ``text_query`` schema checks first (their lengths, their closed sets)."""
     named = format_of_media_type(request.mimetype)
-    if request.mimetype != "text/plain" and named is None:
-        return json_object(schema)
-    body: dict[str, Any] = {"record": record_text(request.get_data(cache=True))}
-    if named is not None and "format" not in request.args:
-        body["format"] = named.name
+    if request.mimetype not in ("text/plain", BYTES_TYPE) and named is None:
+        return loaded(schema, json_record(json_object_data()))
     args: dict[str, Any] = request.args.to_dict()
     if "record" in args:
         message = "the record is the body, not a query parameter"
@@ -93,9 +111,29 @@ def record_body(schema: type[Schema]) -> dict[str, Any]:
     query_schema: type[Schema] | None = getattr(schema, "text_query", None)
     if query_schema is not None:
         args = loaded(query_schema, args)
-    for name, value in args.items():
-        body[name] = _query_options(value) if name == "options" else value
+    name = args.get("format") or (named.name if named is not None else None)
+    body: dict[str, Any] = {"format": name} if name else {}
+    for key, value in args.items():
+        body[key] = _query_options(value) if key == "options" else value
+    body.update(record_of_bytes(request.get_data(cache=True), name))
     return loaded(schema, body, query=args.keys())
+
+
+def json_record(data: dict[str, Any]) -> dict[str, Any]:
+    """A JSON record request, its ``record_base64`` (a binary file's bytes in base64, in
+    place of ``record``) read as ``record_of_bytes`` reads bytes."""
+    if "record_base64" not in data:
+        return data
+    encoded = data["record_base64"]
+    data = {key: value for key, value in data.items() if key != "record_base64"}
+    if "record" in data or not isinstance(encoded, str):
+        raise refusal({"record_base64": ["a base64 string, in place of record"]})
+    try:
+        raw = binascii.a2b_base64(encoded.encode("ascii"), strict_mode=True)
+    except (binascii.Error, UnicodeEncodeError) as error:
+        raise refusal({"record_base64": [f"not base64: {error}"]}) from None
+    name = data.get("format")
+    return {**data, **record_of_bytes(raw, name if isinstance(name, str) else None)}
 
 
 def _query_options(text: str) -> dict[str, object]:

@@ -25,14 +25,21 @@ from marshmallow import ValidationError
 
 from notation.errors import NotationError
 from notation.options import parse_rules_text
-from notation.records.formats import FORMATS
+from notation.records.formats import FORMATS, format_of_suffix
 from notation.records.formats import NAMES as FORMAT_NAMES
 from referee.adjudication import adjudicate
 from referee.archive.derived import replay, replay_actions
 from referee.archive.stored import MAX_ID, stored_match
 from referee.board_svg import board_svg
-from referee.errors import InvalidNotationError, NotFoundError, RefereeError, UnauthorizedError
+from referee.errors import (
+    InvalidEncodingError,
+    InvalidNotationError,
+    NotFoundError,
+    RefereeError,
+    UnauthorizedError,
+)
 from referee.http.auth import requires
+from referee.http.bodies import record_of_bytes
 from referee.http.engine import engine
 from referee.http.limits import check_slot, costly, held_check_slot, rate_limited, work_limits
 from referee.http.queries import match_query
@@ -102,16 +109,20 @@ def index() -> str:
     return render_template("index.html", variants=VARIANTS, formats=FORMATS, form={})
 
 
-def _submitted_record() -> str:
-    """The uploaded file when one was chosen, else the pasted text."""
+def _submitted_record(named: str | None) -> tuple[str, str | None]:
+    """The uploaded file when one was chosen (an ``.xg`` as the ``.mat`` text it holds),
+    else the pasted text; and the format to read it as (``named``, or ``mat`` for a
+    binary file's text)."""
     upload = request.files.get("file")
     if upload is not None and upload.filename:
+        suffix = format_of_suffix(upload.filename)
+        binary = suffix.name if suffix is not None and suffix.binary else named
         try:
-            text: str = upload.read().decode("utf-8-sig")
-            return text
-        except UnicodeDecodeError:
+            record = record_of_bytes(upload.read(), binary)
+        except InvalidEncodingError:
             raise InvalidNotationError("the uploaded file is not UTF-8 text") from None
-    return request.form.get("record", "")
+        return record["record"], record.get("format", named)
+    return request.form.get("record", ""), named
 
 
 @blueprint.post("/check")
@@ -124,13 +135,13 @@ def check() -> tuple[str, int]:
     form = {name: request.form.get(name, "") for name in fields}
     stored = refused = None
     try:
-        text = _submitted_record()
+        found = form["format"] if form["format"] in FORMAT_NAMES else None
+        text, found = _submitted_record(found)
         if not text.strip():
             raise InvalidNotationError("paste a record or choose a file")
         options = parse_rules_text(form["options"]) if form["options"].strip() else {}
         mode = form["mode"] if form["mode"] in ("strict", "condone") else "strict"
         variant = form["variant"] or None
-        found = form["format"] if form["format"] in FORMAT_NAMES else None
         limits = work_limits()
         adjudication = adjudicate(text, variant, mode, options, True, limits, engine(), found)
     except NotationError as error:

@@ -1,21 +1,17 @@
 """FIBS oldmoves read into the record model: a record written by hand from the layout
 gnubg reads (X the first player, cube words, a dance, plays written ascending turned into
-the mover's numbering, a later game naming the players the other way round), every
-corpus record written as oldmoves reads to its verdict, detection, bad input."""
+the mover's numbering, a later game naming the players the other way round), detection,
+bad input (the corpus written as oldmoves: test_corpus_formats.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from notation.errors import NotationError
-from notation.records.formats import OLDMOVES, detect
 from notation.records.mat_reader import ReadLimits
 from notation.records.oldmoves_reader import read_oldmoves
 from referee.adjudication import check_record
 from referee.errors import InvalidNotationError
-from tests.corpus import MAT, require
-from tests.engines.test_sgf_reading import outcome
-from tests.records.oldmoves_text import oldmoves_of
 
 RECORD = """\
 Some FIBS output first
@@ -63,20 +59,6 @@ def test_the_first_game_is_checked() -> None:
     verdict = check_record(first_game).to_json()
     [game] = verdict["games"]
     assert (game["winner"], game["termination"], game["points"]) == ("w", "drop", 1)
-
-
-def test_every_corpus_record_written_as_oldmoves_reads_to_its_verdict() -> None:
-    compared = 0
-    for path in sorted(require(MAT).glob("*.mat")):
-        text = path.read_text(encoding="utf-8-sig")
-        original = check_record(text).to_json()
-        if original["variant"] != "backgammon":
-            continue
-        written = oldmoves_of(text)
-        assert detect(written.encode()) is OLDMOVES, path.name
-        assert outcome(check_record(written).to_json()) == outcome(original), path.name
-        compared += 1
-    assert compared >= 40
 
 
 def test_bad_lines_are_findings_and_limits_stop_reading() -> None:

@@ -1,23 +1,18 @@
 """PartyGammon ``.gam`` read into the record model: a record written by hand from the
 layout gnubg reads (KEY=VALUE lines, #-separated game play, the winner and points from
-the scores gained), every corpus record written so reads to its verdict (the games only
-where the match resumes at a score: the format has no score before the first game), and
-bad input. Debian's gnubg 1.07 crashes importing one ("double free detected"), so nothing
-here is compared with it."""
+the scores gained), and bad input (the corpus written so: test_corpus_formats.py).
+Debian's gnubg 1.07 crashes importing one ("double free detected"), so nothing here is
+compared with it."""
 
 from __future__ import annotations
 
 import pytest
 
 from notation.errors import NotationError
-from notation.records.formats import PARTY, detect
 from notation.records.mat_reader import ReadLimits
 from notation.records.party_reader import read_party
 from referee.adjudication import check_record
 from referee.errors import InvalidNotationError
-from tests.corpus import MAT, require
-from tests.engines.test_sgf_reading import outcome
-from tests.records.party_text import party_of
 
 RECORD = """\
 MATCHLENGTH=3
@@ -50,23 +45,6 @@ def test_a_hand_written_record() -> None:
         ("w", "drop", 1),
         ("b", "drop", 2),
     ]
-
-
-def test_every_corpus_record_written_as_party_reads_to_its_verdict() -> None:
-    compared = 0
-    for path in sorted(require(MAT).glob("*.mat")):
-        text = path.read_text(encoding="utf-8-sig")
-        original = check_record(text).to_json()
-        if original["variant"] != "backgammon":
-            continue
-        written = party_of(text)
-        assert detect(written.encode()) is PARTY, path.name
-        ours, theirs = outcome(check_record(written).to_json()), outcome(original)
-        if original["games"][0]["score_before"] != [0, 0]:
-            ours, theirs = ours["games"], theirs["games"]
-        assert ours == theirs, path.name
-        compared += 1
-    assert compared >= 40
 
 
 def test_bad_input_is_placed_and_limits_stop_reading() -> None:

@@ -49,8 +49,10 @@ def test_sgf_is_checked_however_it_is_sent(env: Env) -> None:
 def test_a_format_named_wrongly_or_not_at_all(env: Env) -> None:
     named_mat = env.client.post("/v1/records/check", json={"record": SGF_TEXT, "format": "mat"})
     assert_problem(named_mat, 422, "invalid_notation")
-    unknown = env.client.post("/v1/records/check", json={"record": SGF_TEXT, "format": "xg"})
+    unknown = env.client.post("/v1/records/check", json={"record": SGF_TEXT, "format": "zz"})
     assert_problem(unknown, 422, "validation_failed")
+    binary = env.client.post("/v1/records/check", json={"record": SGF_TEXT, "format": "xg"})
+    assert "send its bytes" in assert_problem(binary, 422, "invalid_notation")["detail"]
     text = env.client.post("/v1/records/check", json={"record": "hello there"})
     assert_problem(text, 422, "invalid_notation")  # read as a .mat, which says why not
     nothing = env.client.post("/v1/records/check", json={"record": "\x00\x07 binary"})
@@ -144,9 +146,10 @@ def test_several_matches_of_one_mat(env: Env) -> None:
 def test_the_formats_are_listed(env: Env) -> None:
     listed = get_json(env.client, "/v1/records/formats")
     assert [f["name"] for f in listed["read"]] == [
-        *("sgf", "mat", "tmg", "oldmoves", "bgroom", "gam", "sgg", "party", "snowie")
+        *("xg", "sgf", "mat", "tmg", "oldmoves", "bgroom", "gam", "sgg", "party", "snowie")
     ]
-    assert "application/x-go-sgf" in listed["read"][0]["media_types"]
+    assert [f["name"] for f in listed["read"] if f["binary"]] == ["xg"]
+    assert "application/x-go-sgf" in listed["read"][1]["media_types"]
     assert listed["export"] == ["mat", "sgf"]
 
 

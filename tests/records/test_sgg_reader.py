@@ -1,21 +1,17 @@
 """GamesGrid ``.sgg`` read into the record model: a record written by hand from the
 layout gnubg reads (players swapped as gnubg swaps them, a roll then its play, repeated
-lines read once, a dance, the cube, a resignation after rolling, the result line), every
-corpus record written as ``.sgg`` reads to its verdict, and bad input."""
+lines read once, a dance, the cube, a resignation after rolling, the result line), and
+bad input (the corpus written as ``.sgg``: test_corpus_formats.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from notation.errors import NotationError
-from notation.records.formats import SGG, detect
 from notation.records.mat_reader import ReadLimits
 from notation.records.sgg_reader import read_sgg
 from referee.adjudication import check_record
 from referee.errors import InvalidNotationError
-from tests.corpus import MAT, require
-from tests.engines.test_sgf_reading import outcome
-from tests.records.sgg_text import sgg_of
 
 RECORD = """\
 Friday January 9, 2009
@@ -61,20 +57,6 @@ def test_a_hand_written_record() -> None:
         True,
     )
     assert (win.side, win.value) == ("b", 2)
-
-
-def test_every_corpus_record_written_as_sgg_reads_to_its_verdict() -> None:
-    compared = 0
-    for path in sorted(require(MAT).glob("*.mat")):
-        text = path.read_text(encoding="utf-8-sig")
-        original = check_record(text).to_json()
-        if original["variant"] != "backgammon":
-            continue
-        written = sgg_of(text)
-        assert detect(written.encode()) is SGG, path.name
-        assert outcome(check_record(written).to_json()) == outcome(original), path.name
-        compared += 1
-    assert compared >= 40
 
 
 def test_bad_lines_are_findings_and_limits_stop_reading() -> None:
