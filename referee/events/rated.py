@@ -86,22 +86,24 @@ def within_limit(
     storage: Storage, pending: Sequence[RatedMatch], new: Sequence[RatedMatch]
 ) -> list[RatedMatch]:
     """Of a pairing's ``new`` rated matches, those that count (``counted``), after the
-    ledger's and the ``pending`` ones of the same pairs."""
+    ledger's and the ``pending`` ones of the same pairs. Only the ledger's matches stored
+    within a day before the first new one are read: every match in the ledger counted
+    when it was added, so none earlier changes what the new ones may."""
     pairs = {pair_of(match) for match in new}
-    earlier = [
-        entry.match
-        for variant in {match.variant for match in new}
-        for entry in storage.ratings.ledger(variant)
-        if pair_of(entry.match) in pairs
-    ]
+    times = {match.match_id: stored_at(storage, match.match_id) for match in [*pending, *new]}
+    since = (min(times[match.match_id] for match in new) - DAY).isoformat(timespec="seconds")
+    earlier = []
+    for variant in {match.variant for match in new}:
+        for entry, at in storage.ratings.ledger_stored_since(variant, since):
+            if pair_of(entry.match) in pairs:
+                earlier.append(entry.match)
+                times[entry.match.match_id] = datetime.fromisoformat(at)
     earlier += [match for match in pending if pair_of(match) in pairs]
     every = [*earlier, *new]
     unlimited = unlimited_events(storage, (match.event_id for match in every))
     allowed = {
         match.match_id
-        for match in counted(
-            ((match, stored_at(storage, match.match_id)) for match in every), unlimited
-        )
+        for match in counted(((match, times[match.match_id]) for match in every), unlimited)
     }
     return [match for match in new if match.match_id in allowed]
 

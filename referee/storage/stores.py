@@ -236,6 +236,10 @@ class RatingStore(Protocol):
     def ledger(self, variant: str, after_seq: int = 0) -> list[LedgerEntry]:
         """The variant's rated matches added after ``after_seq``, in the order added."""
 
+    def ledger_stored_since(self, variant: str, since: str) -> list[tuple[LedgerEntry, str]]:
+        """The variant's rated matches whose records were stored at ``since`` or later
+        (ISO 8601, UTC, as stored), each with that time, in the order added."""
+
     def variants(self) -> list[str]:
         """The variants with rated matches, by name."""
 

@@ -113,11 +113,26 @@ def test_in_private_mode_the_records_zip_needs_what_a_match_needs(site: Site) ->
     assert answer.status_code == 200 and answer.mimetype == "application/zip"
 
 
-def test_at_most_six_rated_matches_a_day_between_the_same_two_names(site: Site) -> None:
+def test_at_most_six_rated_matches_a_day_between_the_same_two_names(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Eight rated events of one match between Ann and Bob within a minute: the first six
-    move their ratings, the last two count for their events only; a re-rating agrees."""
+    move their ratings, the last two count for their events only, each decided from the
+    last day's ledger alone (never the whole of it); a re-rating agrees."""
     from referee.events import rated
+    from referee.storage.model import LedgerEntry
+    from referee.storage.sqlite.ratings import RatingReads
 
+    whole: list[int] = []  # the entries of each read of the ledger from its start
+    ledger = RatingReads.ledger
+
+    def reading(self: RatingReads, variant: str, after_seq: int = 0) -> list[LedgerEntry]:
+        entries = ledger(self, variant, after_seq)
+        if after_seq == 0 and entries:
+            whole.append(len(entries))
+        return entries
+
+    monkeypatch.setattr(RatingReads, "ledger", reading)
     for seed in range(8):
         made = create(site, entrants=["Ann", "Bob"] if seed % 2 else ["bob", "Ann"]).get_json()
         event = site.start(made["id"])
@@ -127,6 +142,8 @@ def test_at_most_six_rated_matches_a_day_between_the_same_two_names(site: Site) 
         answer = site.client.post(path, json={"record": record}, headers=site.auth())
         assert answer.get_json()["pairing"]["status"] == "finished", answer.get_json()
         assert site.event(event["id"])["status"] == "finished"
+    monkeypatch.undo()
+    assert len(whole) <= 1, f"the ledger was read from its start {len(whole)} times"
     history = site.client.get("/v1/ratings/Ann?variant=backgammon").get_json()["history"]
     assert len(history) == rated.DAILY_PAIR_LIMIT == 6
     before = {p.name: p.rating for p in rated.current(site.storage, "backgammon").players}

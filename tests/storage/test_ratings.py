@@ -3,6 +3,8 @@ from the state they were computed from, each name's history, a ledger made anew.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from referee.storage.model import (
     EventChange,
     EventSetup,
@@ -12,6 +14,7 @@ from referee.storage.model import (
     RatingUpdate,
 )
 from referee.storage.stores import Storage
+from tests.storage.conftest import new_match
 
 SETUP = EventSetup(
     name="club",
@@ -96,3 +99,22 @@ def test_the_ledger_made_anew_forgets_every_kept_rating(storage: Storage) -> Non
     assert [entry.match.match_id for entry in storage.ratings.ledger("backgammon")] == [3, 7]
     kept = storage.ratings.kept("backgammon")
     assert (kept.through_seq, kept.players) == (0, ())
+
+
+def test_the_ledger_stored_since_a_time_comes_with_each_records_time(storage: Storage) -> None:
+    """The daily limit's window: the rated matches whose records were stored from a time
+    on, with that time, in the order added (the others are not read)."""
+    ids = [storage.matches.store(new_match(number)).id for number in (1, 2, 3)]
+    ledger_of(storage, rated(ids[2]), rated(ids[0], "long-nardy"), rated(ids[1]))
+    stored = {found: storage.matches.get(found) for found in ids}
+    times = {found: match.created_at for found, match in stored.items() if match is not None}
+    first = min(times.values())
+    window = storage.ratings.ledger_stored_since("backgammon", first)
+    assert [(entry.match, at) for entry, at in window] == [
+        (rated(ids[2]), times[ids[2]]),
+        (rated(ids[1]), times[ids[1]]),
+    ]
+    assert window[0][0].seq < window[1][0].seq
+    later = (datetime.fromisoformat(max(times.values())) + timedelta(seconds=1)).isoformat()
+    assert storage.ratings.ledger_stored_since("backgammon", later) == []
+    assert storage.ratings.ledger_stored_since("khachapuri", first) == []

@@ -18,6 +18,27 @@ from referee.storage.model import (
 from referee.storage.sqlite.database import Database
 from referee.storage.sqlite.events import Many, Reader, insert_rated
 
+_LEDGER_COLUMNS = ", ".join(
+    f"rated.{name}"
+    for name in ("seq", "match_id", "event_id", "variant", "white", "black", "winner", "length")
+)
+
+
+def _entry(row: Any) -> LedgerEntry:
+    """A ledger row (``_LEDGER_COLUMNS``) as its entry."""
+    return LedgerEntry(
+        row["seq"],
+        RatedMatch(
+            row["match_id"],
+            row["event_id"],
+            row["variant"],
+            row["white"],
+            row["black"],
+            row["winner"],
+            row["length"],
+        ),
+    )
+
 
 class RatingReads:
     """The rating store's reads, the same SQL on either backend (``postgresql/ratings.py``
@@ -27,25 +48,20 @@ class RatingReads:
 
     def ledger(self, variant: str, after_seq: int = 0) -> list[LedgerEntry]:
         rows = self.database.rows(
-            "SELECT seq, match_id, event_id, variant, white, black, winner, length"
-            " FROM rated_matches WHERE variant = ? AND seq > ? ORDER BY seq",
+            f"SELECT {_LEDGER_COLUMNS} FROM rated_matches AS rated"
+            " WHERE variant = ? AND seq > ? ORDER BY seq",
             [variant, after_seq],
         )
-        return [
-            LedgerEntry(
-                row["seq"],
-                RatedMatch(
-                    row["match_id"],
-                    row["event_id"],
-                    row["variant"],
-                    row["white"],
-                    row["black"],
-                    row["winner"],
-                    row["length"],
-                ),
-            )
-            for row in rows
-        ]
+        return [_entry(row) for row in rows]
+
+    def ledger_stored_since(self, variant: str, since: str) -> list[tuple[LedgerEntry, str]]:
+        rows = self.database.rows(
+            f"SELECT {_LEDGER_COLUMNS}, stored.created_at FROM rated_matches AS rated"
+            " JOIN matches AS stored ON stored.id = rated.match_id"
+            " WHERE rated.variant = ? AND stored.created_at >= ? ORDER BY rated.seq",
+            [variant, since],
+        )
+        return [(_entry(row), row["created_at"]) for row in rows]
 
     def variants(self) -> list[str]:
         rows = self.database.rows("SELECT DISTINCT variant FROM rated_matches ORDER BY variant")
