@@ -6,7 +6,7 @@ from typing import Any
 
 from referee.errors import GoneError, MatchInUseError, NotFoundError
 from referee.storage.model import MatchSummary, StoredMatch, Withdrawal
-from referee.storage.stores import Storage
+from referee.storage.stores import MatchRestingError, Storage
 from vocabulary import VariantId
 
 MAX_ID = 2**63 - 1
@@ -51,18 +51,18 @@ def withdraw_match(storage: Storage, match_id: int, by: str, reason: str, at: st
     """Withdraw a match from reads and searches (EVENTS.md §11), keeping it for audit:
     MatchInUseError while an event's result rests on it (void that first)."""
     stored_match(storage, match_id)  # 404, or 410 when withdrawn already
-    resting = storage.events.resting_on(match_id)
-    if resting is not None:
-        event_id, number, table = resting
+    withdrawal = Withdrawal(match_id, at, by, reason)
+    try:
+        storage.matches.withdraw(withdrawal)
+    except MatchRestingError as resting:
+        event_id, number, table = resting.seat
         raise MatchInUseError(
             f"event {event_id}'s result of round {number}, table {table} rests on match"
             f" {match_id}: void it first",
             event_id=event_id,
             round=number,
             table=table,
-        )
-    withdrawal = Withdrawal(match_id, at, by, reason)
-    storage.matches.withdraw(withdrawal)
+        ) from None
     return withdrawal
 
 

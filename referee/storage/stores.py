@@ -83,7 +83,8 @@ class MatchStore(Protocol):
 
     def withdraw(self, withdrawal: Withdrawal) -> bool:
         """Withdraw a match from searches (its row is kept, for audit); False when it was
-        withdrawn already."""
+        withdrawn already; MatchRestingError, in the same transaction as the withdrawal
+        (so no result comes to rest on it meanwhile), while an event's result rests on it."""
 
     def withdrawal(self, match_id: int) -> Withdrawal | None:
         """Who withdrew a match, when and why (None: it is not withdrawn)."""
@@ -178,6 +179,15 @@ class EventConflictError(Exception):
     """The event changed since it was read (``EventStore.save``): read it again."""
 
 
+class MatchRestingError(Exception):
+    """A withdrawal refused (``MatchStore.withdraw``): an event's finished result rests on
+    the match, at ``seat`` (event, round, table); nothing was written."""
+
+    def __init__(self, seat: tuple[int, int, int]) -> None:
+        super().__init__(seat)
+        self.seat = seat
+
+
 class EventStore(Protocol):
     """Events (EVENTS.md): their setup, entrants and seeds, every round's pairings and
     byes, and the announcements of their live matches to the bots. Every change checks
@@ -222,10 +232,6 @@ class EventStore(Protocol):
 
     def ledger(self, event_id: int) -> list[Correction]:
         """Every correction of the event (EVENTS.md §11), in the order made."""
-
-    def resting_on(self, match_id: int) -> tuple[int, int, int] | None:
-        """The finished pairing (event, round, table) whose result is this stored match
-        (None: none)."""
 
 
 class RatingStore(Protocol):

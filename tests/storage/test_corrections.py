@@ -5,6 +5,8 @@ pairing names the match its result rests on."""
 
 from __future__ import annotations
 
+import pytest
+
 from referee.storage.model import (
     Correction,
     EventChange,
@@ -15,7 +17,7 @@ from referee.storage.model import (
     RatingUpdate,
     Withdrawal,
 )
-from referee.storage.stores import Storage
+from referee.storage.stores import MatchRestingError, Storage
 from tests.storage.conftest import new_match
 from tests.storage.test_events import pairing, started
 
@@ -55,17 +57,24 @@ def test_withdrawals_and_corrections_are_saved_with_the_change(storage: Storage)
 
 def test_a_voided_match_leaves_the_ledger_and_the_kept_ratings(storage: Storage) -> None:
     event_id = started(storage)
-    decided = pairing(1, "alpha", "randy", status="finished", match_ids=(7,), winner="alpha")
-    rated = RatedMatch(7, event_id, "backgammon", "alpha", "randy", "alpha", 5)
+    match_id = storage.matches.store(new_match(7)).id
+    decided = pairing(1, "alpha", "randy", status="finished", match_ids=(match_id,), winner="alpha")
+    rated = RatedMatch(match_id, event_id, "backgammon", "alpha", "randy", "alpha", 5)
     storage.events.save(EventChange(event_id, 1, "running", 1, pairings=(decided,), rated=(rated,)))
-    steps = (("alpha", RatingStep(7, event_id, 1500.0, 1510.0)),)
+    steps = (("alpha", RatingStep(match_id, event_id, 1500.0, 1510.0)),)
     players = (PlayerRating("alpha", 1510.0, 5, 1),)
-    assert storage.ratings.keep(RatingUpdate("backgammon", 0, 1, 7, players, steps))
-    assert storage.events.resting_on(7) == (event_id, 1, 1)
+    assert storage.ratings.keep(RatingUpdate("backgammon", 0, 1, match_id, players, steps))
+    withdrawal = Withdrawal(match_id, "2026-12-01T10:00:00Z", "admin", "wrong names")
+    with pytest.raises(MatchRestingError) as resting:  # checked in the withdrawal's writing
+        storage.matches.withdraw(withdrawal)
+    assert resting.value.seat == (event_id, 1, 1)
+    assert storage.matches.withdrawal(match_id) is None  # nothing written
     voided = pairing(1, "alpha", "randy", status="playing")
-    storage.events.save(EventChange(event_id, 2, "running", 1, pairings=(voided,), unrated=(7,)))
+    storage.events.save(
+        EventChange(event_id, 2, "running", 1, pairings=(voided,), unrated=(match_id,))
+    )
     assert storage.ratings.ledger("backgammon") == []
     kept = storage.ratings.kept("backgammon")
     assert (kept.through_seq, kept.players) == (0, ())
     assert storage.ratings.history("backgammon", "alpha") == []
-    assert storage.events.resting_on(7) is None
+    assert storage.matches.withdraw(withdrawal)  # no result rests on it now

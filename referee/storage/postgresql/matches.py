@@ -17,6 +17,7 @@ from referee.storage.model import (
 )
 from referee.storage.postgresql import search
 from referee.storage.postgresql.database import Database, marked
+from referee.storage.postgresql.events import SEQ_LOCK
 from referee.storage.reading import WITHDRAW, MatchReads, withdrawal_row
 from referee.storage.rows import (
     EVENT_LIVE_MATCHES,
@@ -24,6 +25,7 @@ from referee.storage.rows import (
     match_row,
     verdict_arguments,
 )
+from referee.storage.stores import MatchRestingError
 
 
 class PostgresMatches(MatchReads):
@@ -45,6 +47,12 @@ class PostgresMatches(MatchReads):
 
     def withdraw(self, withdrawal: Withdrawal) -> bool:
         with self.database.writing() as connection:
+            # the events' saves hold this lock too: none makes a result rest on it meanwhile
+            connection.execute("SELECT pg_advisory_xact_lock(%s)", [SEQ_LOCK])
+            resting = connection.execute(marked(RESTING_ON), [withdrawal.match_id]).fetchone()
+            if resting is not None:
+                seat = (resting["event_id"], resting["round"], resting["table_no"])
+                raise MatchRestingError(seat)
             cursor = connection.execute(marked(WITHDRAW), withdrawal_row(withdrawal))
             return cursor.rowcount == 1
 
@@ -75,6 +83,13 @@ def update_verdict(connection: psycopg.Connection[DictRow], rechecked: Rechecked
     """Store a re-computed verdict inside a write transaction."""
     connection.execute(marked(queries.UPDATE_VERDICT), verdict_arguments(rechecked))
 
+
+RESTING_ON = (
+    "SELECT event_id, round, table_no FROM event_pairings WHERE status = 'finished'"
+    " AND CAST(match_ids AS jsonb) @> jsonb_build_array(CAST(? AS bigint))"
+    " ORDER BY event_id, round, table_no LIMIT 1"
+)
+"""The finished pairing whose result rests on a stored match (a withdrawal's check)."""
 
 _EVENT_PAIRED_MATCHES = (
     "SELECT CAST(jsonb_array_elements_text(CAST(match_ids AS jsonb)) AS bigint)"

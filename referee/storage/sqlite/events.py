@@ -121,16 +121,6 @@ class EventReads:
             for row in rows
         ]
 
-    def resting_on(self, match_id: int) -> tuple[int, int, int] | None:
-        rows = self.database.rows(
-            "SELECT event_id, round, table_no, match_ids FROM event_pairings"
-            " WHERE status = 'finished' AND match_ids <> '[]' ORDER BY event_id, round, table_no"
-        )
-        for row in rows:
-            if match_id in json.loads(row["match_ids"]):
-                return row["event_id"], row["round"], row["table_no"]
-        return None
-
     def search(self, query: EventQuery) -> list[EventSummary]:
         rows = self.database.rows(
             "SELECT e.id, e.name, e.variant, e.length, e.format, e.kind, e.status, e.round,"

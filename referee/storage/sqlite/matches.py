@@ -21,6 +21,7 @@ from referee.storage.rows import (
     verdict_arguments,
 )
 from referee.storage.sqlite.database import Database
+from referee.storage.stores import MatchRestingError
 
 
 class SqliteMatches(MatchReads):
@@ -42,6 +43,9 @@ class SqliteMatches(MatchReads):
 
     def withdraw(self, withdrawal: Withdrawal) -> bool:
         with self.database.writing() as connection:
+            resting = connection.execute(RESTING_ON, [withdrawal.match_id]).fetchone()
+            if resting is not None:
+                raise MatchRestingError(tuple(resting))
             cursor = connection.execute(WITHDRAW, withdrawal_row(withdrawal))
             return cursor.rowcount == 1
 
@@ -79,6 +83,14 @@ def _filters(query: MatchQuery) -> tuple[str, list[object]]:
     where = " AND ".join(["1 = 1", *(sql for sql, _ in given)])
     return where, [value for sql, value in given for _ in range(sql.count("?"))]
 
+
+RESTING_ON = (
+    "SELECT pairing.event_id, pairing.round, pairing.table_no"
+    " FROM event_pairings AS pairing, json_each(pairing.match_ids) AS taken"
+    " WHERE pairing.status = 'finished' AND taken.value = ?"
+    " ORDER BY pairing.event_id, pairing.round, pairing.table_no LIMIT 1"
+)
+"""The finished pairing whose result rests on a stored match (a withdrawal's check)."""
 
 _EVENT_PAIRED_MATCHES = (
     "SELECT taken.value FROM event_pairings AS pairing, json_each(pairing.match_ids) AS taken"
