@@ -73,17 +73,22 @@ lint: dev
 # The suite runs its storage contract on both backends; the API and storage tests run once
 # more with every app's archive on PostgreSQL (a temporary cluster the tests start, or the
 # server NARDY_REFEREE_TEST_POSTGRESQL names; without one they skip, REQUIRE_POSTGRESQL=1 fails).
-# The suite runs in TEST_WORKERS processes (pytest-xdist; a module sharing a server stays on
+# The suite runs in TEST_WORKERS processes (pytest-xdist; tests sharing a server stay on
 # one), then the tests that measure the service under load (marker `alone`) by themselves.
-# tests/storage runs on both backends in the first run, so the PostgreSQL run leaves it out
-# (and runs in one process: its apps' pools and keepers share one server).
+# tests/storage runs on both backends in the first run, so the PostgreSQL run leaves it out,
+# and the modules whose tests open no archive (request loading, the plays endpoints, pairing,
+# standings and ratings as pure functions); it runs in TEST_WORKERS processes too, each
+# with a temporary cluster of its own.
 TEST_WORKERS ?= 3
 PARALLEL := -n $(TEST_WORKERS) --dist loadgroup
+POSTGRESQL_TESTS := tests/api tests/events --ignore=tests/api/test_loading.py \
+	--ignore=tests/api/test_plays_api.py --ignore=tests/events/test_pairing.py \
+	--ignore=tests/events/test_standings.py --ignore=tests/events/test_ratings.py
 test: lint native-check
 	$(BIN)/pytest $(PARALLEL) -m "not alone"
 	$(BIN)/pytest -q -m alone
 	NARDY_REFEREE_ENGINE=python $(BIN)/pytest -q $(PARALLEL) $(ENGINE_TESTS)
-	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/pytest -q tests/api tests/events
+	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/pytest -q $(PARALLEL) $(POSTGRESQL_TESTS)
 
 serve: install
 	@echo "make: starting gunicorn ($(WORKERS) workers) on http://$(HOST):$(PORT)"

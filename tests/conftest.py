@@ -7,6 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.grouping import groups, shared_fixtures
+
 # Rate limits would throttle the suite (one client, many requests): tests of the limits
 # set them in the app's config. Set before test modules import (some build apps then).
 os.environ.setdefault("NARDY_REFEREE_RATE_LIMITS", "off")
@@ -36,19 +38,13 @@ parallel run (marker ``alone``), so that other tests' work does not pass for the
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the ``ALONE`` tests; and under pytest-xdist (``make test`` runs ``--dist
-    loadgroup``) keep the tests of a module that share a module-scoped fixture (a server, a
-    browser, an event played once) on one worker, so that it is made once: every other test
-    goes to whichever worker is free."""
+    loadgroup``) keep the tests that share a module- or class-scoped fixture on one worker
+    (tests/grouping.py), so that it is made once: every other test goes to whichever
+    worker is free."""
     for item in items:
         if item.nodeid.startswith(ALONE):
             item.add_marker(pytest.mark.alone)
-        definitions = getattr(item, "_fixtureinfo", None)
-        if definitions is None:
-            continue
-        scopes = {
-            fixture.scope
-            for fixtures in definitions.name2fixturedefs.values()
-            for fixture in fixtures
-        }
-        if scopes & {"module", "package", "class"}:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+    grouped = groups({item.nodeid: shared_fixtures(item) for item in items})
+    for item in items:
+        if item.nodeid in grouped:
+            item.add_marker(pytest.mark.xdist_group(grouped[item.nodeid]))
