@@ -219,11 +219,14 @@ class EventsBot:
             return
 
     def _ended(self, final: dict[str, Any]) -> None:
+        """Keep a match's final state and tell ``on_done`` (one at a time), then end the
+        run after the last one: ``run`` returns only after every ``on_done`` (the command
+        prints each match's line there, and exits when ``run`` returns)."""
         with self._lock:
             self.done.append(final)
+            self.on_done(final)
             if self.matches is not None and len(self.done) >= self.matches:
                 self._finished.set()
-        self.on_done(final)
 
 
 def strategy_player(strategy: Strategy, seed: str = "") -> Player:
