@@ -258,7 +258,7 @@ def test_formats_are_detected_named_and_given_by_media_type() -> None:
     # content that is not text at all is in no format.
     with pytest.raises(InvalidNotationError, match="no 'N point match' line"):
         check_record("hello, this is not a match")
-    with pytest.raises(UnknownFormatError, match="tried: xg .*; sgf"):
+    with pytest.raises(UnknownFormatError, match=r"tried: xg .*; sgf"):
         check_record("\x00\x01XG\x00 binary")
     with pytest.raises(UnknownFormatError, match="reads xg, sgf, mat"):
         check_record(" 1 point match\n", record_format="zz")
