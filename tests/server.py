@@ -107,13 +107,24 @@ def start(
     raise RuntimeError(f"gunicorn did not start: {log.read_text()[-2000:]}")
 
 
+GRACEFUL_SECONDS = 30
+"""gunicorn.conf.py's ``graceful_timeout``: a worker still booting when the master is told
+to stop never hears it, and is killed by the master after this long."""
+
+
 def stop(server: Server, kill: bool = False) -> None:
+    """Stop gunicorn: gracefully (the master's own bound, and some seconds more for it to
+    kill a worker that did not hear it), or at once with ``kill``."""
     if server.process.poll() is None:
         if kill:
             server.process.kill()
         else:
             server.process.terminate()
-        server.process.wait(timeout=30)
+        try:
+            server.process.wait(timeout=GRACEFUL_SECONDS + 15)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait(timeout=15)
 
 
 @contextmanager
