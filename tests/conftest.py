@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from referee.http.serving import stop_clocks
 from tests.grouping import groups, shared_fixtures
 
 # Rate limits would throttle the suite (one client, many requests): tests of the limits
@@ -24,6 +25,15 @@ def throwaway_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Non
         del os.environ["NARDY_REFEREE_DATABASE"]
     else:
         os.environ["NARDY_REFEREE_DATABASE"] = saved
+
+
+@pytest.fixture(autouse=True)
+def clocks_stopped_after_the_test() -> Iterator[None]:
+    """After each test, the clock threads of the apps it served are stopped (an app used
+    again starts its own at its next request): none beats the process-wide clock in a
+    later test's way, or looks at an archive that is gone."""
+    yield
+    stop_clocks()
 
 
 ALONE = (

@@ -23,7 +23,7 @@ import logging
 import os
 import signal
 import threading
-import time
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -76,13 +76,13 @@ def worker_started(worker: Any) -> None:
 def start_clock(app: Flask, serving: Callable[[], bool]) -> threading.Thread:
     """A thread that beats the service's clock every ``BEAT_SECONDS`` while the process
     serves (a failed beat, a busy or full archive, is tried again at the next); it stops
-    when the archive is gone (a test's folder removed)."""
+    when the archive is gone (a test's folder removed) or by ``stop_clocks``."""
     location = app.config["DATABASE"]
     app.extensions["clock_pid"] = os.getpid()
+    stopping = threading.Event()
 
     def beat() -> None:
-        while serving():
-            time.sleep(live.BEAT_SECONDS)
+        while serving() and not stopping.wait(live.BEAT_SECONDS):
             try:
                 storage = open_storage(location)
             except NotReadyError:
@@ -93,8 +93,22 @@ def start_clock(app: Flask, serving: Callable[[], bool]) -> threading.Thread:
                 storage.close()
 
     thread = threading.Thread(target=beat, name="live-clock", daemon=True)
+    _clocks[app] = (stopping, thread)
     thread.start()
     return thread
+
+
+def stop_clocks() -> None:
+    """Stop the clock thread of every app of this process and wait for it: the end of a
+    test, whose app is dropped with its archive (the next request to an app that is still
+    used starts its clock again). Without it every app a test run makes would keep a
+    thread beating the one process-wide clock, in other tests' way."""
+    for app, (stopping, thread) in list(_clocks.items()):
+        stopping.set()
+        app.extensions.pop("clock_pid", None)
+        if thread is not threading.current_thread():
+            thread.join()
+    _clocks.clear()
 
 
 def ensure_clock(app: Flask) -> None:
@@ -107,3 +121,6 @@ def ensure_clock(app: Flask) -> None:
 
 
 _starting = threading.Lock()
+_clocks: weakref.WeakKeyDictionary[Flask, tuple[threading.Event, threading.Thread]] = (
+    weakref.WeakKeyDictionary()
+)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.events.keeper import stop_keepers
+from referee.http.serving import stop_clocks
 from tests.api.support import BACKEND, archive_at
 
 POSTGRESQL = BACKEND == "postgresql"
@@ -44,6 +45,7 @@ def dropped_after_the_test() -> Iterator[None]:
     before = set(found.made) if found is not None else set()
     yield
     stop_keepers()  # none may look at a database being dropped
+    stop_clocks()
     if found is not None:
         from referee.storage.postgresql import close_pools
 

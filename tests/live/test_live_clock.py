@@ -5,12 +5,15 @@ act a fresh full move_seconds."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from referee.app import create_app
+from referee.http.serving import stop_clocks
 from referee.live import service
 from referee.live.service import CLOCK, CLOCK_GAP_SECONDS
 from referee.scopes import Scope
@@ -75,3 +78,23 @@ def test_after_a_gap_in_the_clock_the_player_to_act_gets_a_fresh_full_time(
     assert (state["status"], state["termination"]) == ("playing", None)
     after = storage.live.versions([live_id])[live_id].deadline
     assert before is not None and after is not None and after > time.time()
+
+
+def clock_threads() -> int:
+    return sum(1 for thread in threading.enumerate() if thread.name == "live-clock")
+
+
+def test_an_apps_clock_thread_stops_with_stop_clocks_and_starts_at_its_next_request(
+    tmp_path: Path,
+) -> None:
+    stop_clocks()
+    location = tmp_path / "archive.sqlite3"
+    prepare_storage(location)
+    client = create_app({"DATABASE": str(location), "TESTING": True}).test_client()
+    assert clock_threads() == 0
+    assert client.get("/healthz").status_code == 200
+    assert clock_threads() == 1
+    stop_clocks()
+    assert clock_threads() == 0
+    assert client.get("/healthz").status_code == 200
+    assert clock_threads() == 1
