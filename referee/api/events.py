@@ -18,6 +18,7 @@ from referee.api.schemas import RequestSchema, clock_delay, record_format_field
 from referee.errors import NotFoundError
 from referee.events import exports, rated, service, views
 from referee.events.keeper import POLL_SECONDS, Keeper
+from referee.events.standings import Tiebreak
 from referee.http.auth import requires, token_holder
 from referee.http.bodies import json_object, record_body
 from referee.http.engine import engine
@@ -108,6 +109,16 @@ class EventCreateRequest(RequestSchema):
         validate=validate.Range(min=1, max=86_400),
         metadata={
             "description": "bots: a bot not joined by then loses by no_show (docs/events.md#13-1)"
+        },
+    )
+    tiebreaks = fields.List(
+        fields.String(validate=validate.OneOf([str(name) for name in Tiebreak])),
+        load_default=None,
+        validate=validate.Length(min=1, max=len(Tiebreak)),
+        metadata={
+            "description": "Swiss and round robin: the standings' tie-breaks after match"
+            " points, in this order (docs/events.md#5-5); none: buchholz, sonneborn_berger,"
+            " points_difference"
         },
     )
     clock = fields.Nested(
@@ -229,6 +240,11 @@ class Event(EventFacts):
     rated = fields.Boolean(required=True)
     move_seconds = fields.Integer(required=True)
     join_seconds = fields.Integer(required=True, allow_none=True)
+    tiebreaks = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "the standings' order after match points (a knockout: none)"},
+    )
     clock = fields.Nested(EventClock, required=True, allow_none=True)
     withdrawn = fields.List(
         fields.String(), required=True, metadata={"description": "entrants withdrawn (§11)"}
@@ -340,8 +356,10 @@ def create_event() -> tuple[dict[str, Any], int, dict[str, str]]:
     host = token_holder(Scope.LIVE_HOST)
     body = json_object(EventCreateRequest, SMALL_BODY)
     clock = body.pop("clock") or {}
+    tiebreaks = body.pop("tiebreaks")
     asked = service.EventRequest(
         **{**body, "entrants": tuple(body["entrants"])},
+        tiebreaks=None if tiebreaks is None else tuple(tiebreaks),
         reserve_per_point=clock.get("reserve_per_point"),
         delay=clock.get("delay", 0),
     )

@@ -49,6 +49,14 @@ class MirroredFormatError(EventError):
     title = "Mirrored pairs not allowed"
 
 
+class TiebreaksError(EventError):
+    """Tie-breaks named twice, given to a knockout (it ranks by the round reached), or
+    ``pr``, which needs an analysis of every match that this server does not make yet."""
+
+    code = "invalid_tiebreaks"
+    title = "Invalid tie-breaks"
+
+
 class RoundsError(EventError):
     """A Swiss without its number of rounds, or rounds given to another format."""
 

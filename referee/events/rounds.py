@@ -16,7 +16,13 @@ from referee.events.pairing import (
     swiss,
 )
 from referee.events.results import forfeited
-from referee.events.standings import Standing, standings, swiss_history
+from referee.events.standings import (
+    DEFAULT_TIEBREAKS,
+    Standing,
+    Tiebreak,
+    standings,
+    swiss_history,
+)
 from referee.events.state import EventStatus, Format, Kind, PairingStatus, Working
 from referee.storage.model import StoredPairing
 
@@ -31,7 +37,17 @@ def table(working: Working) -> list[Standing]:
         knockout=setup.format == Format.KNOCKOUT,
         total_rounds=setup.rounds,
         most=setup.length * (2 if setup.mirrored else 1),
+        order=tiebreak_order(working),
     )
+
+
+def tiebreak_order(working: Working) -> tuple[Tiebreak, ...]:
+    """The tie-breaks the standings use after match points: the director's, else §5's (a
+    knockout: none, it ranks by the round reached)."""
+    setup = working.setup
+    if setup.format == Format.KNOCKOUT:
+        return ()
+    return DEFAULT_TIEBREAKS if setup.tiebreaks is None else tuple(map(Tiebreak, setup.tiebreaks))
 
 
 def plan(working: Working, number: int) -> Plan | None:

@@ -36,6 +36,7 @@ from referee.events.results import (
     rated_matches,
 )
 from referee.events.rounds import advance
+from referee.events.standings import UNAVAILABLE_TIEBREAKS
 from referee.events.state import (
     EventStatus,
     Format,
@@ -133,6 +134,7 @@ class EventRequest:
     join_seconds: int = 300
     reserve_per_point: int | None = None
     delay: int = 0
+    tiebreaks: tuple[str, ...] | None = None
 
 
 def create(storage: Storage, host: Token, request: EventRequest) -> int:
@@ -150,6 +152,7 @@ def create(storage: Storage, host: Token, request: EventRequest) -> int:
         raise errors.MirroredFormatError("a knockout cannot be mirrored: a pair may be drawn")
     if request.mirrored and request.kind == Kind.RECORDS:
         raise errors.MirroredFormatError("only a bots event is mirrored (the server's dice)")
+    _check_tiebreaks(request)
     if request.kind == Kind.BOTS:
         _check_bots(storage, entrants)
     else:
@@ -173,8 +176,26 @@ def create(storage: Storage, host: Token, request: EventRequest) -> int:
         join_seconds=request.join_seconds if request.kind == Kind.BOTS else None,
         reserve_per_point=request.reserve_per_point if request.kind == Kind.BOTS else None,
         delay=request.delay if request.reserve_per_point and request.kind == Kind.BOTS else None,
+        tiebreaks=request.tiebreaks,
     )
     return storage.events.create(setup)
+
+
+def _check_tiebreaks(request: EventRequest) -> None:
+    named = request.tiebreaks
+    if named is None:
+        return
+    if request.format == Format.KNOCKOUT:
+        raise errors.TiebreaksError("a knockout ranks by the round reached: it has no tie-breaks")
+    twice = sorted({name for name in named if named.count(name) > 1})
+    if twice:
+        raise errors.TiebreaksError(f"tie-breaks named twice: {', '.join(twice)}")
+    unavailable = [name for name in named if name in UNAVAILABLE_TIEBREAKS]
+    if unavailable:
+        raise errors.TiebreaksError(
+            f"{', '.join(unavailable)}: the performance rating needs an analysis of every"
+            " match, which this server does not make yet"
+        )
 
 
 def _check_bots(storage: Storage, entrants: tuple[str, ...]) -> None:

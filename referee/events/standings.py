@@ -1,16 +1,38 @@
-"""The table of an event (EVENTS.md §5): match points, wins, byes, points for and against,
-and the tie-breaks (Buchholz, Sonneborn-Berger, points difference; in a knockout the round
-reached). Pure: a function of the seed order and the rounds so far."""
+"""The table of an event (EVENTS.md §5, §13): match points, wins, byes, points for and
+against, and the tie-breaks in the director's order (by default Buchholz, Sonneborn-Berger,
+points difference; in a knockout the round reached). Pure: a function of the seed order,
+the rounds so far and the order of tie-breaks."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from referee.events.pairing import SwissHistory
 
 WIN, DRAW = 1.0, 0.5
 """Match points of a pairing won (and of a bye) and of a pairing drawn."""
+
+
+class Tiebreak(StrEnum):
+    """A tie-break a director may name (docs/events.md): each ranks higher values first."""
+
+    HEAD_TO_HEAD = "head_to_head"
+    BUCHHOLZ = "buchholz"
+    BUCHHOLZ_CUT1 = "buchholz_cut1"
+    MEDIAN_BUCHHOLZ = "median_buchholz"
+    SONNEBORN_BERGER = "sonneborn_berger"
+    PROGRESSIVE = "progressive"
+    POINTS_DIFFERENCE = "points_difference"
+    PR = "pr"
+
+
+DEFAULT_TIEBREAKS = (Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER, Tiebreak.POINTS_DIFFERENCE)
+"""EVENTS.md §5's order, for an event that names none."""
+UNAVAILABLE_TIEBREAKS = frozenset({Tiebreak.PR})
+"""Named by the contract but not computed by this server: the performance rating needs an
+analysis of every match, which it does not make yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +81,8 @@ class Standing:
     tiebreaks: dict[str, float] = field(default_factory=dict)
     opponents: list[tuple[str, float]] = field(default_factory=list)
     """Each opponent met in a decided pairing, with what that pairing gave this entrant."""
+    progressive: float = 0.0
+    """The sum of the running match points after each round that has every result."""
 
 
 def standings(
@@ -67,12 +91,13 @@ def standings(
     knockout: bool = False,
     total_rounds: int = 0,
     most: int | None = None,
+    order: Sequence[Tiebreak] = DEFAULT_TIEBREAKS,
 ) -> list[Standing]:
-    """The table, best first: by match points, then the tie-breaks, then seed (a knockout:
-    by the round reached, the champion first, then seed). ``total_rounds``: a knockout's
-    number of rounds (its champion is who won a pairing of the last); ``most``: the most
-    points a pairing counts for either side (EVENTS.md §13: a 3-point match won 26–2
-    counts 3–2), None for no cap."""
+    """The table, best first: by match points, then the tie-breaks of ``order`` one after
+    the other, then seed (a knockout: by the round reached, the champion first, then
+    seed). ``total_rounds``: a knockout's number of rounds (its champion is who won a
+    pairing of the last); ``most``: the most points a pairing counts for either side
+    (EVENTS.md §13: a 3-point match won 26–2 counts 3–2), None for no cap."""
     table = {name: Standing(name, seed) for seed, name in enumerate(seeds, start=1)}
     for number in rounds:
         for name in number.byes:
@@ -81,6 +106,9 @@ def standings(
         for meeting in number.meetings:
             if meeting.result is not None:
                 _count(table, meeting, meeting.result, most)
+        if all(meeting.result is not None for meeting in number.meetings):
+            for line in table.values():
+                line.progressive += line.match_points
     if knockout:
         reached = _rounds_reached(seeds, rounds, total_rounds)
         for line in table.values():
@@ -88,8 +116,8 @@ def standings(
         ordered = sorted(table.values(), key=lambda line: (-reached[line.name], line.seed))
     else:
         for line in table.values():
-            line.tiebreaks = _tiebreaks(line, table)
-        ordered = sorted(table.values(), key=_order)
+            line.tiebreaks = _tiebreaks(line, table, order)
+        ordered = _ranked(list(table.values()), order)
     for rank, line in enumerate(ordered, start=1):
         line.rank = rank
     return ordered
@@ -117,28 +145,78 @@ def _count(table: dict[str, Standing], meeting: Meeting, result: Result, most: i
         line.opponents.append((other, gained))
 
 
-def _tiebreaks(line: Standing, table: dict[str, Standing]) -> dict[str, float]:
-    """Buchholz: the opponents' final match points (a bye adds 0); Sonneborn-Berger: those
-    of the opponents beaten and half those of the opponents drawn with; the points
-    difference over all matches."""
-    buchholz = sum(table[other].match_points for other, _ in line.opponents)
-    berger = sum(table[other].match_points * gained for other, gained in line.opponents)
-    return {
-        "buchholz": buchholz,
-        "sonneborn_berger": berger,
-        "points_difference": line.points_for - line.points_against,
+def _tiebreaks(
+    line: Standing, table: dict[str, Standing], order: Sequence[Tiebreak]
+) -> dict[str, float]:
+    """Those of ``order``, in its order. Buchholz: the opponents' final match
+    points (a bye adds 0), ``buchholz_cut1`` without the lowest of them, ``median_buchholz``
+    without the highest and the lowest; Sonneborn-Berger: those of the opponents beaten and
+    half those of the opponents drawn with; the points difference over all matches; the
+    progressive score. Head-to-head depends on who is tied: ``_ranked`` sets it."""
+    met = sorted(table[other].match_points for other, _ in line.opponents)
+    values = {
+        Tiebreak.BUCHHOLZ: sum(met),
+        Tiebreak.BUCHHOLZ_CUT1: sum(met[1:]),
+        Tiebreak.MEDIAN_BUCHHOLZ: sum(met[1:-1]),
+        Tiebreak.SONNEBORN_BERGER: sum(
+            table[other].match_points * gained for other, gained in line.opponents
+        ),
+        Tiebreak.POINTS_DIFFERENCE: line.points_for - line.points_against,
+        Tiebreak.PROGRESSIVE: line.progressive,
+        Tiebreak.HEAD_TO_HEAD: 0.0,
     }
+    return {str(name): values[name] for name in order if name in values}
 
 
-def _order(line: Standing) -> tuple[float, ...]:
-    breaks = line.tiebreaks
-    return (
-        -line.match_points,
-        -breaks["buchholz"],
-        -breaks["sonneborn_berger"],
-        -breaks["points_difference"],
-        line.seed,
+def _ranked(lines: list[Standing], order: Sequence[Tiebreak]) -> list[Standing]:
+    """Best first: the groups of equal match points split by each tie-break in turn (head
+    to head among the entrants still tied at that point), then by seed."""
+    groups = _split([sorted(lines, key=lambda line: line.seed)], _valued("match_points"))
+    for name in order:
+        if name == Tiebreak.HEAD_TO_HEAD:
+            groups = _split(groups, _head_to_head)
+        elif name not in UNAVAILABLE_TIEBREAKS:
+            groups = _split(groups, _valued(str(name)))
+    return [line for group in groups for line in group]
+
+
+Ranking = Callable[[list[Standing]], Callable[[Standing], float]]
+"""How one tie-break values the entrants of a tied group (higher first)."""
+
+
+def _valued(key: str) -> Ranking:
+    """A value each entrant has alone: its match points or a tie-break of ``_tiebreaks``."""
+    if key == "match_points":
+        return lambda _group: lambda line: line.match_points
+    return lambda _group: lambda line: line.tiebreaks[key]
+
+
+def _split(groups: list[list[Standing]], ranking: Ranking) -> list[list[Standing]]:
+    """Each group in the order of ``ranking``'s values, highest first, split where they
+    differ (within a value, the group's order stays)."""
+    split: list[list[Standing]] = []
+    for group in groups:
+        value = ranking(group)
+        values = sorted({value(line) for line in group}, reverse=True)
+        split.extend([line for line in group if value(line) == each] for each in values)
+    return split
+
+
+def _head_to_head(group: list[Standing]) -> Callable[[Standing], float]:
+    """The match points each tied entrant took from the others of its group, when every two
+    of them met (else it separates none): its value is kept in the entrant's tie-breaks."""
+    names = {line.name for line in group}
+    among = {
+        line.name: [(other, gained) for other, gained in line.opponents if other in names]
+        for line in group
+    }
+    everyone_met = all(
+        {other for other, _ in among[line.name]} == names - {line.name} for line in group
     )
+    for line in group:
+        scored = sum(gained for _, gained in among[line.name]) if everyone_met else 0.0
+        line.tiebreaks[str(Tiebreak.HEAD_TO_HEAD)] = scored if len(group) > 1 else 0.0
+    return lambda line: line.tiebreaks[str(Tiebreak.HEAD_TO_HEAD)]
 
 
 def _rounds_reached(

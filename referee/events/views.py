@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.events.rounds import table
+from referee.events.rounds import table, tiebreak_order
 from referee.events.service import provisional_seeds
 from referee.events.standings import Standing
 from referee.events.state import EventStatus, Working
@@ -41,6 +41,7 @@ def event_json(storage: Storage, stored: StoredEvent) -> dict[str, Any]:
         "rated": setup.rated,
         "move_seconds": setup.move_seconds,
         "join_seconds": setup.join_seconds,
+        "tiebreaks": list(tiebreak_order(working)),
         "clock": None
         if setup.reserve_per_point is None
         else {"reserve_per_point": setup.reserve_per_point, "delay": setup.delay or 0},

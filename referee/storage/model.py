@@ -315,6 +315,8 @@ class EventSetup:
     """The backgammon clock of its live matches: the reserve per point of the match length
     and the delay per decision, in seconds (None: ``move_seconds`` per decision)."""
     delay: int | None = None
+    tiebreaks: tuple[str, ...] | None = None
+    """The standings' tie-breaks in the director's order (EVENTS.md §13; None: §5's)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,7 @@ TABLES: dict[str, tuple[str, ...]] = {
         "id", "name", "variant", "length", "options", "format", "rounds", "double", "kind",
         "move_seconds", "mirrored", "rated", "host_token_id", "status", "round", "version",
         "lease_until", "created_at", "updated_at", "join_seconds", "reserve_per_point", "delay",
+        "tiebreaks",
     ),
     "event_entrants": ("event_id", "position", "name", "seed", "rating"),
     "event_pairings": (

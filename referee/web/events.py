@@ -40,7 +40,11 @@ SECTIONS = {
 }
 FORMATS = {Format.ROUND_ROBIN: "Round robin", Format.SWISS: "Swiss", Format.KNOCKOUT: "Knockout"}
 TIEBREAKS = {
+    "head_to_head": "Head to head",
     "buchholz": "Buchholz",
+    "buchholz_cut1": "Buchholz cut 1",
+    "median_buchholz": "Median Buchholz",
+    "progressive": "Progressive",
     "sonneborn_berger": "Sonneborn-Berger",
     "points_difference": "Points difference",
     "round_reached": "Round reached",

@@ -50,12 +50,31 @@ def refused(site: Site, body: dict[str, Any], secret: str | None = None) -> dict
         ({**RECORDS, "options": {"block_rule": False}}, "invalid_option"),
         ({**RECORDS, "length": 0}, "validation_failed"),
         ({**RECORDS, "entrants": ["Ann", " "]}, "validation_failed"),
+        ({**RECORDS, "tiebreaks": ["buchholz", "coin_toss"]}, "validation_failed"),
+        ({**RECORDS, "tiebreaks": []}, "validation_failed"),
+        ({**RECORDS, "tiebreaks": ["progressive", "progressive"]}, "invalid_tiebreaks"),
+        ({**RECORDS, "tiebreaks": ["head_to_head", "pr"]}, "invalid_tiebreaks"),
+        ({**RECORDS, "format": "knockout", "tiebreaks": ["buchholz"]}, "invalid_tiebreaks"),
     ],
 )
 def test_bad_events_are_refused_with_a_stable_code(
     site: Site, body: dict[str, Any], code: str
 ) -> None:
     assert refused(site, body)["code"] == code
+
+
+def test_an_events_tiebreaks_are_its_standings_order(site: Site) -> None:
+    order = ["head_to_head", "median_buchholz", "progressive"]
+    event = site.create(**RECORDS, tiebreaks=order)
+    assert event["tiebreaks"] == order
+    started = site.start(event["id"])
+    assert started["tiebreaks"] == order
+    assert Event().validate(started) == {}
+    assert [list(line["tiebreaks"]) for line in started["standings"]] == [order] * 3
+    plain = site.start(site.create(**RECORDS)["id"])
+    assert plain["tiebreaks"] == ["buchholz", "sonneborn_berger", "points_difference"]
+    knockout = site.create(**{**RECORDS, "format": "knockout"})
+    assert knockout["tiebreaks"] == []
 
 
 def test_creating_needs_a_host(site: Site) -> None:

@@ -75,6 +75,12 @@ def test_a_created_event_is_open_at_version_0(storage: Storage) -> None:
     assert storage.events.get(event_id + 1) is None
 
 
+def test_an_events_tiebreaks_are_kept_in_their_order(storage: Storage) -> None:
+    setup = replace(SETUP, tiebreaks=("progressive", "head_to_head"))
+    event = storage.events.get(storage.events.create(setup))
+    assert event is not None and event.setup == setup
+
+
 def test_an_events_name_is_kept_as_its_tags_write_it_and_finds_its_matches(
     storage: Storage,
 ) -> None:

@@ -358,6 +358,20 @@ def test_the_standings_are_in_order_with_the_tie_breaks_worked_out_here(
     assert keys == sorted(keys)
 
 
+def test_the_standings_show_the_directors_tie_breaks_in_their_order(site: Site) -> None:
+    order = ["progressive", "head_to_head", "buchholz_cut1"]
+    event = site.start(
+        site.create(format="round-robin", kind="records", entrants=list(CLUB), tiebreaks=order)[
+            "id"
+        ]
+    )
+    page = read(site, f"/events/{event['id']}")
+    titles = ["Progressive", "Head to head", "Buchholz cut 1"]
+    assert page.header("standings")[-3:] == titles
+    assert "Buchholz" not in page.header("standings")[:-3]
+    assert "then Progressive, Head to head, Buchholz cut 1, then seed" in page.text()
+
+
 def test_the_exports_are_linked_and_answer(club: tuple[Site, Club]) -> None:
     site, made = club
     page = read(site, f"/events/{made.event_id}")

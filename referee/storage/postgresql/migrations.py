@@ -321,6 +321,12 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         ALTER TABLE live_matches ADD COLUMN turn_seconds double precision;
         """,
     ),
+    (
+        # An event's tie-breaks in the director's order (EVENTS.md §13): SQLite's
+        # 0011_tiebreaks, a JSON list, NULL for the default.
+        "0007_tiebreaks",
+        "ALTER TABLE events ADD COLUMN tiebreaks text;",
+    ),
 )
 
 

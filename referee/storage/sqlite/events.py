@@ -258,6 +258,7 @@ def new_event_row(setup: EventSetup) -> dict[str, object]:
     row.update(
         name=event_name(setup.name),
         options=json.dumps(setup.options),
+        tiebreaks=None if setup.tiebreaks is None else json.dumps(list(setup.tiebreaks)),
         double=setup.double,
         mirrored=setup.mirrored,
         rated=setup.rated,
@@ -395,6 +396,7 @@ def stored_setup(row: Row, entrants: tuple[str, ...]) -> EventSetup:
     return EventSetup(
         **{name: row[name] for name in SETUP_COLUMNS},
         options=json.loads(row["options"]),
+        tiebreaks=None if row["tiebreaks"] is None else tuple(json.loads(row["tiebreaks"])),
         double=bool(row["double"]),
         entrants=entrants,
         mirrored=bool(row["mirrored"]),

@@ -325,6 +325,13 @@ def _create_corrections(db: Utilities) -> None:
         db.execute(statement)
 
 
+@migrations(name="0011_tiebreaks")
+def _add_tiebreaks(db: Utilities) -> None:
+    """An event's tie-breaks in the director's order (EVENTS.md §13): a JSON list, NULL for
+    the default (PostgreSQL's 0007_tiebreaks)."""
+    db.execute("ALTER TABLE events ADD COLUMN tiebreaks TEXT")
+
+
 def prepare(path: Path) -> None:
     """WAL mode and migrations, at start, outside any transaction.
 
