@@ -42,6 +42,7 @@ $(NATIVE_STAMP): $(STAMP) $(NATIVE_SOURCES)
 ifdef HAVE_CARGO
 native: $(NATIVE_STAMP)
 
+native-check: export MAKEFLAGS =
 native-check:
 	cd native && cargo fmt --check && cd fuzz && cargo fmt --check
 	cd native && cargo clippy --quiet --all-targets --all-features -- -D warnings
@@ -73,22 +74,37 @@ lint: dev
 # The suite runs its storage contract on both backends; the API and storage tests run once
 # more with every app's archive on PostgreSQL (a temporary cluster the tests start, or the
 # server NARDY_REFEREE_TEST_POSTGRESQL names; without one they skip, REQUIRE_POSTGRESQL=1 fails).
-# The suite runs in TEST_WORKERS processes (pytest-xdist; tests sharing a server stay on
-# one), then the tests that measure the service under load (marker `alone`) by themselves.
-# tests/storage runs on both backends in the first run, so the PostgreSQL run leaves it out,
-# and the modules whose tests open no archive (request loading, the plays endpoints, pairing,
-# standings and ratings as pure functions); it runs in TEST_WORKERS processes too, each
-# with a temporary cluster of its own.
+# Most tests wait (on a browser, gnubg, a server) more than they compute, so `make test` runs
+# the gates, the suite (in TEST_WORKERS processes, pytest-xdist; tests sharing a server stay
+# on one), the Python-engine run and the PostgreSQL run at once (each one's output shown as
+# it ends), then the tests that measure the service under load (marker `alone`) by
+# themselves. tests/storage runs on both backends in the first run, so the PostgreSQL run
+# leaves it out, and the modules whose tests open no archive (request loading, the plays
+# endpoints, pairing, standings and ratings as pure functions).
 TEST_WORKERS ?= 3
 PARALLEL := -n $(TEST_WORKERS) --dist loadgroup
 POSTGRESQL_TESTS := tests/api tests/events --ignore=tests/api/test_loading.py \
 	--ignore=tests/api/test_plays_api.py --ignore=tests/events/test_pairing.py \
 	--ignore=tests/events/test_standings.py --ignore=tests/events/test_ratings.py
-test: lint native-check
+TOGETHER := lint native-check test-suite test-engine test-postgresql
+.PHONY: test-suite test-engine test-postgresql test-alone
+test: dev
+	@echo "make: the gates, the suite, the Python-engine run and the PostgreSQL run at once" \
+		"(each one's output appears as it ends), then the tests run alone"
+	$(MAKE) --no-print-directory -k -j5 --output-sync=target $(TOGETHER)
+	$(MAKE) --no-print-directory test-alone
+
+test-suite: dev
 	$(BIN)/pytest $(PARALLEL) -m "not alone"
-	$(BIN)/pytest -q -m alone
+
+test-engine: dev
 	NARDY_REFEREE_ENGINE=python $(BIN)/pytest -q $(PARALLEL) $(ENGINE_TESTS)
+
+test-postgresql: dev
 	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/pytest -q $(PARALLEL) $(POSTGRESQL_TESTS)
+
+test-alone: dev
+	$(BIN)/pytest -q -m alone
 
 serve: install
 	@echo "make: starting gunicorn ($(WORKERS) workers) on http://$(HOST):$(PORT)"

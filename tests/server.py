@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -74,6 +75,17 @@ class Server:
         status, _, payload = self.request(method, path, body, token)
         assert status < 500, payload
         return json.loads(payload)
+
+    def probe_healthz(self, probes: int, interval: float = 0.25, timeout: float = 2.0) -> int:
+        """How many of ``probes`` ``GET /healthz``, one every ``interval`` seconds (the next
+        at once after a slow one), were answered 200 within ``timeout`` seconds."""
+        answered = 0
+        for _ in range(probes):
+            started = time.monotonic()
+            with contextlib.suppress(OSError):  # urllib's URLError and timeouts are OSErrors
+                answered += self.request("GET", "/healthz", timeout=timeout)[0] == 200
+            time.sleep(max(0.0, interval - (time.monotonic() - started)))
+        return answered
 
 
 def start(

@@ -37,7 +37,8 @@ def bot_stream() -> Response:
         Needs the bot's token (scope play). One line {"type": "match", "live_id",
         "event_id", "round", "side", "table", "opponent"} for every live match of an
         event this bot is to play and that has not ended, the ones already waiting first,
-        then each as soon as it exists; a blank line every 10 s otherwise. The stream
+        then each as soon as it exists; a blank line every 10 s otherwise. The answer's
+        head comes at once, before any line, so a bot knows it was admitted. The stream
         ends only when the token is revoked (within seconds) or the reader stops reading.
         Each open stream holds one server thread, so bot streams count with the live
         streams: at most 16 per token and per bot at once (429 too_many_streams), 503

@@ -14,6 +14,8 @@ admitted under hard limits, all counted across the server's workers
 A full worker is 503 ``streams_full``, a client or subject at its limit 429
 ``too_many_streams``, both problem+json with ``Retry-After``. An admitted stream:
 
+* sends its head at once (an empty first chunk), so a reader learns it was admitted before
+  the first line, which may be a keep-alive seconds later;
 * drops a reader that does not read: before each line the socket must take it within
   ``write_seconds`` (then the connection is shut, the stream ends), and the socket's own
   timeout is the same, for a line that fills the buffer;
@@ -230,6 +232,7 @@ class StreamGuard:
 
         def guarded() -> Iterator[str]:
             try:
+                yield ""  # the head goes at once: the reader knows it is admitted
                 for line in lines(self):
                     if not self.writable():
                         return

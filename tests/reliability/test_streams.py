@@ -2,8 +2,8 @@
 config (2 gthread workers), loopback only, bounded (about a minute).
 
 500 anonymous streams from 500 loopback addresses (100 networks) on a dozen matches, and
-20 spectators that never read, on the matches being played: /healthz answers at least 27
-of 30 probes within 2 s, two matches played by bots (who stream with their tokens) keep
+20 spectators that never read, on the matches being played: /healthz answers at least 90 %
+of its probes within 2 s, two matches played by bots (who stream with their tokens) keep
 their pace, refusals are problem+json with Retry-After, the never-reading spectators are
 dropped; a stream ends within seconds of its token's revocation. The bot stream goes
 through the same admission (issue 33): one play token opening 300 bot streams leaves
@@ -31,7 +31,7 @@ from tests.server import Server
 
 ANONYMOUS = 500
 NEVER_READING = 20
-PROBES = 30
+PROBES = 60  # four a second: 15 s of load
 BOT_STREAMS = 300
 PER_TOKEN = 16  # StreamLimits.per_token
 
@@ -79,23 +79,12 @@ def bots(server: Server, tokens: Tokens, live_id: int, seed: int) -> tuple[float
 
 def probed_while_playing(
     server: Server, tokens: Tokens, played: list[int]
-) -> tuple[list[float], list[tuple[float, int]]]:
-    """``PROBES`` /healthz probes a second while the bots play ``played``: the probes
-    answered 200 within 2 s (their seconds) and each match's (seconds, plies)."""
-    answered: list[float] = []
+) -> tuple[int, list[tuple[float, int]]]:
+    """``PROBES`` /healthz probes, four a second, while the bots play ``played``: how many
+    were answered 200 within 2 s, and each match's (seconds, plies)."""
+    answered: list[int] = []
     paces: list[tuple[float, int]] = []
-
-    def probe() -> None:
-        for _ in range(PROBES):
-            started = time.monotonic()
-            try:
-                if server.request("GET", "/healthz", timeout=2)[0] == 200:
-                    answered.append(time.monotonic() - started)
-            except OSError:
-                pass
-            time.sleep(max(0.0, 1 - (time.monotonic() - started)))
-
-    prober = threading.Thread(target=probe)
+    prober = threading.Thread(target=lambda: answered.append(server.probe_healthz(PROBES)))
     prober.start()
     players = [
         threading.Thread(target=lambda i=i, n=n: paces.append(bots(server, tokens, i, 10 + n)))
@@ -106,7 +95,7 @@ def probed_while_playing(
     for thread in players:
         thread.join(timeout=150)
     prober.join()
-    return answered, paces
+    return answered[0], paces
 
 
 def test_streams_cannot_take_the_service_down(setup: tuple[Server, Tokens]) -> None:
@@ -141,9 +130,9 @@ def test_streams_cannot_take_the_service_down(setup: tuple[Server, Tokens]) -> N
 
     answered, paces = probed_while_playing(server, tokens, played)
 
-    print(f"streams: {dict(statuses)}; /healthz {len(answered)}/{PROBES};"
+    print(f"streams: {dict(statuses)}; /healthz {answered}/{PROBES};"
           f" pace {[round(p / s, 1) for s, p in paces]} vs {baseline:.1f} actions/s")  # fmt: skip
-    assert len(answered) >= 27, f"/healthz answered {len(answered)} of {PROBES}"
+    assert answered >= PROBES * 9 // 10, f"/healthz answered {answered} of {PROBES}"
     assert len(paces) == 2
     for match_seconds, match_plies in paces:
         assert match_plies / match_seconds >= baseline / 3, (match_plies, match_seconds, baseline)
@@ -221,9 +210,9 @@ def test_one_token_s_bot_streams_cannot_take_the_service_down(
     refusal = json.loads(next(body for sock, _, body in opened if sock is None))
     assert (refusal["code"], refusal["limit"]) == ("too_many_streams", PER_TOKEN)
     answered, paces = probed_while_playing(server, tokens, [create(server, tokens) for _ in "ab"])
-    print(f"bot streams: {dict(statuses)}; /healthz {len(answered)}/{PROBES};"
+    print(f"bot streams: {dict(statuses)}; /healthz {answered}/{PROBES};"
           f" pace {[round(p / s, 1) for s, p in paces]} vs {baseline:.1f} actions/s")  # fmt: skip
-    assert len(answered) >= 27, f"/healthz answered {len(answered)} of {PROBES}"
+    assert answered >= PROBES * 9 // 10, f"/healthz answered {answered} of {PROBES}"
     assert len(paces) == 2
     for match_seconds, match_plies in paces:
         assert match_plies / match_seconds >= baseline / 3, (match_plies, match_seconds, baseline)
