@@ -51,13 +51,15 @@ class StoredChallenge(NewChallenge):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Answer:
     """An answer to an open challenge: accepted (with its live match) or declined (with
-    a reason), at ``now``."""
+    a reason), at ``now``. ``busy`` (a name and a number): accepted only while that bot
+    plays fewer other live matches than the number, counted in the answer's transaction."""
 
     challenge_id: int
     status: Literal["accepted", "declined"]
     now: float
     reason: str | None = None
     live_id: int | None = None
+    busy: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -122,3 +122,20 @@ def test_bots_are_online_while_their_streams_are_seen(storage: Storage) -> None:
     assert storage.challenges.online(now - 25) == ["a", "b"]  # a's other stream is open
     storage.challenges.left("s3")
     assert storage.challenges.online(now - 25) == ["b"]
+
+
+def test_an_acceptance_limited_by_live_matches_in_play(storage: Storage) -> None:
+    from tests.storage.test_live import SETUP, WAITING
+
+    playing = storage.live.create(SETUP, WAITING)  # Alice plays one match
+    name = SETUP.players[0]
+    first, second = challenge(storage, opponent=name), challenge(storage, opponent=name)
+    own = storage.live.create(SETUP, WAITING)
+    now = time.time()
+    over = Answer(challenge_id=first, status="accepted", now=now, live_id=own, busy=(name, 1))
+    assert not storage.challenges.answer(over)  # one other match in play: busy
+    found = storage.challenges.get(first)
+    assert found is not None and found.status == "open"
+    room = Answer(challenge_id=second, status="accepted", now=now, live_id=own, busy=(name, 2))
+    assert storage.challenges.answer(room)
+    assert storage.challenges.in_play(name) == 2 and playing != own

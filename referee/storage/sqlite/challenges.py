@@ -5,7 +5,9 @@ SQL with ``?`` marks throughout, shared with PostgreSQL's store
 
 An answer is one conditional update (``WHERE status = 'open' AND expires_at > now``):
 of two answers at once (the bot's, the sweeper's lapse) only one is saved, and the news
-of an accepted challenge's live match is written in its transaction."""
+of an accepted challenge's live match is written in its transaction. A policy's
+``max_concurrent`` is counted in that transaction too, after the live match was made: of
+two acceptances at once, the later counts the earlier's match, so none goes past it."""
 
 from __future__ import annotations
 
@@ -81,6 +83,8 @@ class ChallengeSql:
 
     def answer(self, answer: Answer) -> bool:
         with self.writing() as connection:
+            if answer.busy is not None and self._playing(connection, answer) >= answer.busy[1]:
+                return False
             done = self.execute(
                 connection,
                 "UPDATE challenges SET status = ?, reason = ?, live_id = ?, answered_at = ?"
@@ -104,6 +108,18 @@ class ChallengeSql:
                     [(name, answer.challenge_id, "match", answer.live_id) for name in names],
                 )
         return True
+
+    def _playing(self, connection: Any, answer: Answer) -> int:
+        """How many live matches but the answer's own the ``busy`` bot plays."""
+        assert answer.busy is not None
+        name = answer.busy[0]
+        row = self.execute(
+            connection,
+            "SELECT count(*) FROM live_matches WHERE (white = ? OR black = ?) AND id <> ?"
+            f" AND status IN ({', '.join('?' for _ in IN_PLAY)})",
+            [name, name, answer.live_id or 0, *IN_PLAY],
+        ).fetchone()
+        return int(row[0] if isinstance(row, tuple) else next(iter(row.values())))
 
     def lapse(self, now: float) -> int:
         due = self.database.row(
