@@ -119,17 +119,19 @@ def create(storage: Storage, bot: Token, body: dict[str, Any]) -> StoredChalleng
                 " 24 hours as they may; an unrated challenge is still taken",
                 ratelimit={"key": "rated_pair", "seconds": 3600},
             )
+    policy = storage.challenges.policy(opponent)
     new = NewChallenge(
         challenger=challenger,
         opponent=opponent,
         terms=terms,
         token_id=bot.id,
         expires_at=now + challenge_seconds(),
+        told=policy is None,
     )
     challenge_id = storage.challenges.create(new)
-    policy = storage.challenges.policy(opponent)
     if policy is not None:
-        decide(storage, challenge_id, policy)
+        with contextlib.suppress(ChallengeAnsweredError):  # answered meanwhile: as it stands
+            decide(storage, challenge_id, policy)
     return get(storage, challenge_id)
 
 

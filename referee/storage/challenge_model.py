@@ -26,13 +26,15 @@ class ChallengeTerms:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NewChallenge:
     """A challenge to store: who challenges whom on what terms, through which token, and
-    when it lapses (a Unix time)."""
+    when it lapses (a Unix time); ``told``: the opponent's stream is told of it (not when
+    its policy answers at once)."""
 
     challenger: str
     opponent: str
     terms: ChallengeTerms
     token_id: int
     expires_at: float
+    told: bool = True
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

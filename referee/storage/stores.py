@@ -300,7 +300,8 @@ class ChallengeStore(Protocol):
     lapsed, so of two answers at once only the first counts."""
 
     def create(self, challenge: NewChallenge) -> int:
-        """Store an open challenge and the news of it for the opponent's stream; its id."""
+        """Store an open challenge and (``told``) the news of it for the opponent's
+        stream; its id."""
 
     def get(self, challenge_id: int) -> StoredChallenge | None:
         """One challenge, as stored (None: no such challenge)."""

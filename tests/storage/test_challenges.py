@@ -139,3 +139,10 @@ def test_an_acceptance_limited_by_live_matches_in_play(storage: Storage) -> None
     room = Answer(challenge_id=second, status="accepted", now=now, live_id=own, busy=(name, 2))
     assert storage.challenges.answer(room)
     assert storage.challenges.in_play(name) == 2 and playing != own
+
+
+def test_a_challenge_its_policy_answers_is_not_told(storage: Storage) -> None:
+    challenge_id = challenge(storage, told=False)
+    assert storage.challenges.news("b") == []
+    found = storage.challenges.get(challenge_id)
+    assert found is not None and found.status == "open"

@@ -65,7 +65,8 @@ class ChallengeSql:
                 row,
             ).fetchone()
             challenge_id = int(made["id"] if not isinstance(made, tuple) else made[0])
-            self._news(connection, [(challenge.opponent, challenge_id, "challenge", None)])
+            if challenge.told:
+                self._news(connection, [(challenge.opponent, challenge_id, "challenge", None)])
         return challenge_id
 
     def _news(self, connection: Any, rows: list[tuple[object, ...]]) -> None:
@@ -240,6 +241,7 @@ def stored(row: Any) -> StoredChallenge:
         ),
         token_id=row["token_id"],
         expires_at=row["expires_at"],
+        told=True,
         status=row["status"],
         reason=row["reason"],
         live_id=row["live_id"],
