@@ -30,6 +30,7 @@ from referee.challenges.errors import (
     SelfChallengeError,
     TooManyChallengesError,
 )
+from referee.challenges.rated import rate_finished
 from referee.errors import ForbiddenError, NotFoundError, RefereeError
 from referee.events.errors import UnknownBotError
 from referee.events.rated import current
@@ -142,6 +143,7 @@ def open_call(
     rating_range: tuple[float, float] | None,
 ) -> str:
     """The online bot an open call goes to (``rules.taker``); 409 ``no_opponent``."""
+    rate_finished(storage)
     ratings = {player.name: player.rating for player in current(storage, terms.variant).players}
     known = bots(storage)
     candidates = [
@@ -270,6 +272,7 @@ def online(storage: Storage) -> list[dict[str, Any]]:
         for name in storage.challenges.online(time.time() - ONLINE_SECONDS)
         if name in bots(storage)
     ]
+    rate_finished(storage)
     kept = {variant: current(storage, variant) for variant in storage.ratings.variants()}
     answer = []
     for name in names:
@@ -283,6 +286,9 @@ def online(storage: Storage) -> list[dict[str, Any]]:
 
 
 def sweep(storage: Storage) -> int:
-    """Every open challenge past its time lapses; how many (the clock's thread, each
-    beat: ``referee.http.serving``)."""
-    return storage.challenges.lapse(time.time())
+    """Every open challenge past its time lapses, and the rated ones finished since go
+    into the ratings' ledger; how many lapsed (the clock's thread, each beat:
+    ``referee.http.serving``)."""
+    lapsed = storage.challenges.lapse(time.time())
+    rate_finished(storage)
+    return lapsed

@@ -342,6 +342,14 @@ class ChallengeStore(Protocol):
     def online(self, since: float) -> list[str]:
         """The names with a bot stream seen open at ``since`` or later, by name."""
 
+    def finished_rated(self, unrated_only: bool = True) -> list[tuple[StoredChallenge, int]]:
+        """The accepted rated challenges whose live match finished, each with its stored
+        match's id, by that id; ``unrated_only``: those not in the ratings' ledger yet."""
+
+    def rate(self, matches: Sequence[RatedMatch]) -> None:
+        """Add challenges' finished matches to the ratings' ledger (one there already
+        stays as it is)."""
+
     def in_play(self, name: str) -> int:
         """How many live matches ``name`` plays that have not ended."""
 

@@ -6,12 +6,15 @@ bots online."""
 from __future__ import annotations
 
 import json
+import random
 import time
 from typing import Any
 
 import pytest
 
+from referee.challenges import service
 from referee.events import stream
+from referee.events.rated import current, rerate
 from referee.events.stream import AnnouncementBoard, matches_for
 from tests.api.support import assert_problem
 from tests.events.support import Site
@@ -258,3 +261,28 @@ def test_the_bots_online_are_those_reading_their_stream(site: Site) -> None:
     finally:
         reading.close()
     assert site.client.get("/v1/bots/online").get_json() == []
+
+
+def test_a_rated_challenges_match_is_rated_and_an_unrated_ones_is_not(site: Site) -> None:
+    set_policy(site, "b2", accept="any")
+    rated = challenge(site, rated=True, length=1)
+    unrated = challenge(site, "b3", rated=False, length=1)
+    rng = random.Random(3)
+    for made in (rated, unrated):
+        site.play(made["live_id"], rng)
+    service.sweep(site.storage)  # as the clock's thread does each second
+    ratings = {
+        found["name"]: found
+        for found in site.client.get("/v1/ratings?variant=backgammon").get_json()
+    }
+    assert sorted(ratings) == ["b1", "b2"]  # b3's match was unrated
+    assert ratings["b1"]["matches"] == ratings["b2"]["matches"] == 1
+    assert ratings["b1"]["rating"] + ratings["b2"]["rating"] == pytest.approx(3000)
+    assert ratings["b1"]["rating"] != 1500
+    history = site.client.get("/v1/ratings/b1?variant=backgammon").get_json()["history"]
+    live = site.client.get(f"/v1/live/{rated['live_id']}").get_json()
+    assert [(step["match_id"], step["event_id"]) for step in history] == [(live["match_id"], None)]
+    service.sweep(site.storage)  # rated once
+    assert rerate(site.storage)["backgammon"] == current(site.storage, "backgammon")
+    again = site.client.get("/v1/ratings?variant=backgammon").get_json()
+    assert {found["name"]: found for found in again} == ratings  # the archive says the same

@@ -2,7 +2,7 @@
 for column. The news of the bot streams is read by ``seq`` (``after_seq``): so that a
 reader never sees a later ``seq`` committed before an earlier one, every write that hands
 one out holds a transaction-level advisory lock (``NEWS_LOCK``), as the events'
-announcements do."""
+announcements do; a write to the ratings' ledger holds the events' (``SEQ_LOCK``) too."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import psycopg
 from psycopg.rows import DictRow
 
 from referee.storage.postgresql.database import Database, marked
+from referee.storage.postgresql.events import SEQ_LOCK
 from referee.storage.sqlite.challenges import ChallengeSql
 
 NEWS_LOCK = 0x6E617264_79000003
@@ -35,3 +36,6 @@ class PostgresChallenges(ChallengeSql):
 
     def execute(self, connection: Any, sql: str, arguments: Sequence[object]) -> Any:
         return connection.execute(marked(sql), list(arguments))
+
+    def ledger_lock(self, connection: Any) -> None:
+        connection.execute("SELECT pg_advisory_xact_lock(%s)", [SEQ_LOCK])

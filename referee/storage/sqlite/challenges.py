@@ -24,6 +24,7 @@ from referee.storage.challenge_model import (
     Policy,
     StoredChallenge,
 )
+from referee.storage.model import RatedMatch
 from referee.storage.sqlite.database import Database
 from referee.storage.sqlite.events import Reader
 
@@ -201,6 +202,36 @@ class ChallengeSql:
             "SELECT DISTINCT name FROM bot_streams WHERE seen_at >= ? ORDER BY name", [since]
         )
         return [row["name"] for row in rows]
+
+    def finished_rated(self, unrated_only: bool = True) -> list[tuple[StoredChallenge, int]]:
+        rows = self.database.rows(
+            "SELECT c.*, l.match_id AS stored_match FROM challenges c"
+            " JOIN live_matches l ON l.id = c.live_id WHERE c.status = 'accepted'"
+            " AND c.rated = ? AND l.status = 'finished' AND l.match_id IS NOT NULL"
+            " AND (? = 0 OR NOT EXISTS (SELECT 1 FROM rated_matches r"
+            " WHERE r.match_id = l.match_id)) ORDER BY l.match_id",
+            [True, 1 if unrated_only else 0],
+        )
+        return [(stored(row), int(row["stored_match"])) for row in rows]
+
+    def rate(self, matches: Sequence[RatedMatch]) -> None:
+        if not matches:
+            return
+        with self.writing() as connection:
+            self.ledger_lock(connection)
+            for match in sorted(matches, key=lambda found: found.match_id):
+                self.execute(
+                    connection,
+                    "INSERT INTO rated_matches (match_id, event_id, variant, white, black,"
+                    " winner, length) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (match_id) DO NOTHING",
+                    [match.match_id, match.event_id, match.variant, match.white, match.black,
+                     match.winner, match.length],
+                )  # fmt: skip
+
+    def ledger_lock(self, connection: Any) -> None:
+        """What a write that numbers ledger entries holds on this backend (SQLite's one
+        writer: nothing more)."""
 
     def in_play(self, name: str) -> int:
         row = self.database.row(
