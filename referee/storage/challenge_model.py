@@ -40,7 +40,8 @@ class NewChallenge:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StoredChallenge(NewChallenge):
     """A stored challenge: its id, where it stands, why it was declined, the live match
-    it became, when it was made and answered (Unix times)."""
+    it became, when it was made and answered (Unix times); ``told`` is not stored (read
+    back as True)."""
 
     id: int
     status: ChallengeStatus
