@@ -77,13 +77,15 @@ lint: dev
 # one), then the tests that measure the service under load (marker `alone`) by themselves.
 # tests/storage runs on both backends in the first run, so the PostgreSQL run leaves it out,
 # and the modules whose tests open no archive (request loading, the plays endpoints, pairing,
-# standings and ratings as pure functions); it runs in TEST_WORKERS processes too, each
+# standings and ratings as pure functions) or only a gunicorn's own SQLite file (the
+# challenges' bots); it runs in TEST_WORKERS processes too, each
 # with a temporary cluster of its own.
 TEST_WORKERS ?= 3
 PARALLEL := -n $(TEST_WORKERS) --dist loadgroup
-POSTGRESQL_TESTS := tests/api tests/events --ignore=tests/api/test_loading.py \
+POSTGRESQL_TESTS := tests/api tests/events tests/challenges --ignore=tests/api/test_loading.py \
 	--ignore=tests/api/test_plays_api.py --ignore=tests/events/test_pairing.py \
-	--ignore=tests/events/test_standings.py --ignore=tests/events/test_ratings.py
+	--ignore=tests/events/test_standings.py --ignore=tests/events/test_ratings.py \
+	--ignore=tests/challenges/test_bots.py
 test: lint native-check
 	$(BIN)/pytest $(PARALLEL) -m "not alone"
 	$(BIN)/pytest -q -m alone
