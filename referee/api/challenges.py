@@ -111,7 +111,7 @@ class Challenge(Schema):
     id = fields.Integer(required=True)
     status = fields.String(
         required=True,
-        validate=validate.OneOf(["open", "accepted", "declined", "lapsed"]),
+        validate=validate.OneOf(["open", "accepted", "declined", "lapsed", "cancelled"]),
     )
     challenger = fields.String(required=True)
     opponent = fields.String(required=True)
@@ -289,6 +289,33 @@ def decline_challenge(challenge_id: int) -> dict[str, Any]:
     bot = token_holder(Scope.PLAY)
     body = json_object(DeclineRequest, SMALL_BODY)
     return challenge_json(service.decline(storage(), challenge_id, bot, body["reason"]))
+
+
+@blueprint.post("/v1/challenges/<int:challenge_id>/cancel")
+def cancel_challenge(challenge_id: int) -> dict[str, Any]:
+    """The challenger takes a challenge back.
+    ---
+    post:
+      summary: Cancel a challenge
+      description: >
+        The challenger only (403 otherwise), while it is open: its status is cancelled,
+        it no longer counts among the token's open challenges, and the opponent's stream
+        no longer tells it. 409 challenge_answered when it was answered already or has
+        lapsed.
+      security: [{bearer: []}]
+      parameters:
+        - {in: path, name: challenge_id, required: true, schema: {type: integer}}
+      responses:
+        200:
+          description: The challenge, cancelled
+          content: {application/json: {schema: Challenge}}
+        401: Problem
+        403: Problem
+        404: Problem
+        409: Problem
+    """
+    bot = token_holder(Scope.PLAY)
+    return challenge_json(service.cancel(storage(), challenge_id, bot))
 
 
 @blueprint.put("/v1/bots/<name>/policy")

@@ -115,11 +115,7 @@ def create(storage: Storage, bot: Token, body: dict[str, Any]) -> StoredChalleng
         if storage.challenges.rated_between(challenger, opponent, since) >= setting(
             "RATED_PER_PAIR_DAY", 10
         ):
-            raise RatedPairLimitError(
-                f"{challenger} and {opponent} have played as many rated matches in the last"
-                " 24 hours as they may; an unrated challenge is still taken",
-                ratelimit={"key": "rated_pair", "seconds": 3600},
-            )
+            raise pair_limit_error(challenger, opponent)
     policy = storage.challenges.policy(opponent)
     new = NewChallenge(
         challenger=challenger,
@@ -134,6 +130,14 @@ def create(storage: Storage, bot: Token, body: dict[str, Any]) -> StoredChalleng
         with contextlib.suppress(ChallengeAnsweredError):  # answered meanwhile: as it stands
             decide(storage, challenge_id, policy)
     return get(storage, challenge_id)
+
+
+def pair_limit_error(first: str, second: str) -> RatedPairLimitError:
+    return RatedPairLimitError(
+        f"{first} and {second} have played as many rated matches in the last 24 hours as"
+        " they may; an unrated challenge is still taken",
+        ratelimit={"key": "rated_pair", "seconds": 3600},
+    )
 
 
 def open_call(
@@ -212,6 +216,7 @@ def accept(
     acceptance that lost the race (an answer or the lapse came first, or the bot became
     busy meanwhile) is aborted, so a challenge becomes one live match at most."""
     found = _answerable(storage, challenge_id, by)
+    pair_limit = int(setting("RATED_PER_PAIR_DAY", 10)) if found.terms.rated else None
     host = bots(storage).get(found.challenger)
     if host is None:
         return decline(storage, challenge_id, by, "challenger_gone")
@@ -232,12 +237,19 @@ def accept(
         now=time.time(),
         live_id=made["id"],
         busy=busy,
+        pair_limit=pair_limit,
     )
     if storage.challenges.answer(answer):
         return get(storage, challenge_id)
     with contextlib.suppress(RefereeError):
         live.abort(storage, made["id"], host)
     now_found = get(storage, challenge_id)
+    if now_found.status == "open" and pair_limit is not None:
+        since = time.time() - DAY_SECONDS
+        if storage.challenges.rated_between(found.challenger, found.opponent, since) >= pair_limit:
+            if by is None:  # a policy's answer: the challenge is declined
+                return decline(storage, challenge_id, None, "rated_pair_limit")
+            raise pair_limit_error(found.challenger, found.opponent)  # it may lapse
     if now_found.status == "open" and busy is not None:
         return decline(storage, challenge_id, None, rules.Reason.BUSY)
     raise ChallengeAnsweredError(
@@ -250,6 +262,21 @@ def decline(storage: Storage, challenge_id: int, by: Token | None, reason: str) 
     _answerable(storage, challenge_id, by)
     answer = Answer(challenge_id=challenge_id, status="declined", now=time.time(), reason=reason)
     if not storage.challenges.answer(answer):
+        found = get(storage, challenge_id)
+        raise ChallengeAnsweredError(
+            f"challenge {challenge_id} is {found.status}", status_now=found.status
+        )
+    return get(storage, challenge_id)
+
+
+def cancel(storage: Storage, challenge_id: int, by: Token) -> StoredChallenge:
+    """The challenger takes back an open challenge (403 for another token's bot; 409
+    ``challenge_answered`` once answered or lapsed)."""
+    found = get(storage, challenge_id)
+    if by.name != found.challenger:
+        raise ForbiddenError(f"only {found.challenger!r} may cancel challenge {challenge_id}")
+    answer = Answer(challenge_id=challenge_id, status="cancelled", now=time.time())
+    if found.status != "open" or not storage.challenges.answer(answer):
         found = get(storage, challenge_id)
         raise ChallengeAnsweredError(
             f"challenge {challenge_id} is {found.status}", status_now=found.status

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-ChallengeStatus = Literal["open", "accepted", "declined", "lapsed"]
+ChallengeStatus = Literal["open", "accepted", "declined", "lapsed", "cancelled"]
 NewsKind = Literal["challenge", "match"]
 
 
@@ -53,16 +53,19 @@ class StoredChallenge(NewChallenge):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Answer:
-    """An answer to an open challenge: accepted (with its live match) or declined (with
-    a reason), at ``now``. ``busy`` (a name and a number): accepted only while that bot
-    plays fewer other live matches than the number, counted in the answer's transaction."""
+    """An answer to an open challenge: accepted (with its live match), declined (with a
+    reason) or cancelled (by its challenger), at ``now``. ``busy`` (a name and a number):
+    accepted only while that bot plays fewer other live matches than the number;
+    ``pair_limit``: a rated one accepted only while fewer rated challenges between the two
+    were accepted in the day before ``now``; both counted in the answer's transaction."""
 
     challenge_id: int
-    status: Literal["accepted", "declined"]
+    status: Literal["accepted", "declined", "cancelled"]
     now: float
     reason: str | None = None
     live_id: int | None = None
     busy: tuple[str, int] | None = None
+    pair_limit: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -253,8 +253,9 @@ def challenge_cases() -> list[Case]:
     )
     one = "/v1/challenges/{challenge_id}"
     cases.append(Case("get", one, "a huge id", one.replace("{challenge_id}", "9" * 4000)))
-    cases.append(Case("post", one + "/accept", "a huge id",
-                      f"/v1/challenges/{'9' * 4000}/accept", {}, "bob"))  # fmt: skip
+    for answer in ("accept", "cancel"):
+        cases.append(Case("post", f"{one}/{answer}", "a huge id",
+                          f"/v1/challenges/{'9' * 4000}/{answer}", {}, "bob"))  # fmt: skip
     decline = one + "/decline"
     cases += body_cases("post", decline, "/v1/challenges/1/decline", {"reason": "r"}, "bob")
     policy = "/v1/bots/{name}/policy"

@@ -286,3 +286,30 @@ def test_a_rated_challenges_match_is_rated_and_an_unrated_ones_is_not(site: Site
     assert rerate(site.storage)["backgammon"] == current(site.storage, "backgammon")
     again = site.client.get("/v1/ratings?variant=backgammon").get_json()
     assert {found["name"]: found for found in again} == ratings  # the archive says the same
+
+
+def test_the_pair_limit_holds_when_the_bot_accepts_itself(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two rated challenges made while none was accepted: the bot's second acceptance
+    would pass the limit, so it is refused and no match is left of it."""
+    monkeypatch.setenv("NARDY_REFEREE_RATED_PER_PAIR_DAY", "1")
+    first, second = challenge(site, rated=True), challenge(site, rated=True)
+    ok = site.client.post(f"/v1/challenges/{first['id']}/accept", headers=auth(site, "b2"))
+    assert ok.status_code == 200
+    over = site.client.post(f"/v1/challenges/{second['id']}/accept", headers=auth(site, "b2"))
+    assert_problem(over, 429, "rated_pair_limit")
+    found = site.client.get(f"/v1/challenges/{second['id']}").get_json()
+    assert (found["status"], found["live_id"]) == ("open", None)
+    assert site.storage.challenges.in_play("b2") == 1  # the refused one's match was aborted
+
+
+def test_the_challenger_cancels_an_open_challenge(site: Site) -> None:
+    made = challenge(site)
+    path = f"/v1/challenges/{made['id']}"
+    assert_problem(site.client.post(f"{path}/cancel", headers=auth(site, "b2")), 403)
+    cancelled = site.client.post(f"{path}/cancel", headers=auth(site, "b1")).get_json()
+    assert cancelled["status"] == "cancelled"
+    assert_problem(site.client.post(f"{path}/accept", headers=auth(site, "b2")), 409)
+    assert_problem(site.client.post(f"{path}/cancel", headers=auth(site, "b1")), 409)
+    assert site.storage.challenges.open_count(site.bots["b1"].id, time.time()) == 0

@@ -28,6 +28,7 @@ from referee.storage.model import RatedMatch
 from referee.storage.sqlite.database import Database
 from referee.storage.sqlite.events import Reader
 
+DAY_SECONDS = 86_400.0
 IN_PLAY = ("waiting", "playing")
 """The statuses of a live match that has not ended."""
 COLUMNS = (
@@ -87,6 +88,11 @@ class ChallengeSql:
         with self.writing() as connection:
             if answer.busy is not None and self._playing(connection, answer) >= answer.busy[1]:
                 return False
+            if (
+                answer.pair_limit is not None
+                and self._paired(connection, answer) >= answer.pair_limit
+            ):
+                return False
             done = self.execute(
                 connection,
                 "UPDATE challenges SET status = ?, reason = ?, live_id = ?, answered_at = ?"
@@ -120,6 +126,19 @@ class ChallengeSql:
             "SELECT count(*) FROM live_matches WHERE (white = ? OR black = ?) AND id <> ?"
             f" AND status IN ({', '.join('?' for _ in IN_PLAY)})",
             [name, name, answer.live_id or 0, *IN_PLAY],
+        ).fetchone()
+        return int(row[0] if isinstance(row, tuple) else next(iter(row.values())))
+
+    def _paired(self, connection: Any, answer: Answer) -> int:
+        """How many rated challenges between the answer's two bots were accepted in the
+        day before it."""
+        row = self.execute(
+            connection,
+            "SELECT count(*) FROM challenges c, challenges o WHERE o.id = ?"
+            " AND c.status = 'accepted' AND c.rated = ? AND c.answered_at >= ?"
+            " AND ((c.challenger = o.challenger AND c.opponent = o.opponent)"
+            " OR (c.challenger = o.opponent AND c.opponent = o.challenger))",
+            [answer.challenge_id, True, answer.now - DAY_SECONDS],
         ).fetchone()
         return int(row[0] if isinstance(row, tuple) else next(iter(row.values())))
 
