@@ -294,10 +294,9 @@ def set_policy(storage: Storage, bot: Token, name: str, policy: Policy | None) -
 def online(storage: Storage) -> list[dict[str, Any]]:
     """``GET /v1/bots/online``: the bots with a bot stream open now, each with its
     ratings (every rated variant; 1500 where it has none) and its policy's public parts."""
+    known = bots(storage)
     names = [
-        name
-        for name in storage.challenges.online(time.time() - ONLINE_SECONDS)
-        if name in bots(storage)
+        name for name in storage.challenges.online(time.time() - ONLINE_SECONDS) if name in known
     ]
     rate_finished(storage)
     kept = {variant: current(storage, variant) for variant in storage.ratings.variants()}
