@@ -80,12 +80,14 @@ lint: dev
 # it ends), then the tests that measure the service under load (marker `alone`) by
 # themselves. tests/storage runs on both backends in the first run, so the PostgreSQL run
 # leaves it out, and the modules whose tests open no archive (request loading, the plays
-# endpoints, pairing, standings and ratings as pure functions).
+# endpoints, pairing, standings and ratings as pure functions) or only a gunicorn's own
+# SQLite file (the challenges' bots).
 TEST_WORKERS ?= 3
 PARALLEL := -n $(TEST_WORKERS) --dist loadgroup
-POSTGRESQL_TESTS := tests/api tests/events --ignore=tests/api/test_loading.py \
+POSTGRESQL_TESTS := tests/api tests/events tests/challenges --ignore=tests/api/test_loading.py \
 	--ignore=tests/api/test_plays_api.py --ignore=tests/events/test_pairing.py \
-	--ignore=tests/events/test_standings.py --ignore=tests/events/test_ratings.py
+	--ignore=tests/events/test_standings.py --ignore=tests/events/test_ratings.py \
+	--ignore=tests/challenges/test_bots.py
 TOGETHER := lint native-check test-suite test-engine test-postgresql
 .PHONY: test-suite test-engine test-postgresql test-alone
 test: dev

@@ -125,6 +125,27 @@ def test_pairing_standings_and_ratings_are_pure(module: str) -> None:
     assert offending_names(names, allowed, WEB_AND_SQL | DRIVERS) == []
 
 
+def test_the_rules_of_a_challenge_are_pure() -> None:
+    """Whether a policy takes a challenge, why not, when it lapses and whom an open call
+    finds are functions of values (EVENTS.md §14): no web framework, no driver, no
+    service, no storage but its value types."""
+    names = imported_modules(ROOT / "referee")["referee/challenges/rules.py"]
+    allowed = ("referee.challenges.rules", "referee.storage.challenge_model")
+    assert offending_names(names, allowed, WEB_AND_SQL | DRIVERS) == []
+
+
+def test_the_challenges_stand_beside_the_events_never_on_the_api() -> None:
+    """The challenges' service uses storage, the live matches and the events' ratings;
+    the API and the pages stand on it, never the other way."""
+    problems = [
+        f"{path} imports {name}"
+        for path, names in imported_modules(ROOT / "referee" / "challenges").items()
+        for name in names
+        if name.startswith(("referee.api", "referee.web", "referee.http", "flask"))
+    ]
+    assert problems == []
+
+
 def loaded_modules(*argv: str) -> set[str]:
     """The top-level names of the modules a Python process imports (``-X importtime``)."""
     run = subprocess.run(

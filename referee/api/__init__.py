@@ -7,6 +7,7 @@ from flask import Flask
 from referee.api import (
     boards,
     bot,
+    challenges,
     corrections,
     event_stream,
     events,
@@ -29,6 +30,7 @@ BLUEPRINTS = (
     event_stream.blueprint,
     corrections.blueprint,
     bot.blueprint,
+    challenges.blueprint,
     health.blueprint,
 )
 

@@ -302,7 +302,9 @@ class PlayerRating(Schema):
 
 class RatingChange(Schema):
     match_id = fields.Integer(required=True)
-    event_id = fields.Integer(required=True)
+    event_id = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "null: a challenge's match"}
+    )
     before = fields.Float(required=True)
     after = fields.Float(required=True)
 

@@ -64,7 +64,34 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         " started with gnubg -t and 'external HOST:PORT') or ubgi:COMMAND (a UBGI engine)",
     )
     bot.add_argument("--seed", default="", help="the client seed for the dice")
+    bot.add_argument(
+        "--name", help="the bot's name (its token's): with --accept, whose policy is set"
+    )
+    bot.add_argument(
+        "--accept",
+        type=_policy,
+        metavar="POLICY",
+        help="answer challenges by this policy (docs/challenges.md), as JSON or a JSON"
+        ' file, e.g. \'{"accept": "any", "max_concurrent": 2}\'; implies --events (needs'
+        " --name)",
+    )
     bot.set_defaults(run=_bot)
+
+
+def _policy(text: str) -> dict[str, Any]:
+    """``--accept``: a policy as JSON text, or the name of a file holding it."""
+    if not text.lstrip().startswith("{"):
+        try:
+            text = Path(text).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise argparse.ArgumentTypeError(f"cannot read the policy file: {error}") from None
+    try:
+        found = json.loads(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"the policy is not JSON: {error}") from None
+    if not isinstance(found, dict) or "accept" not in found:
+        raise argparse.ArgumentTypeError('the policy is a JSON object with "accept"')
+    return found
 
 
 def _count(text: str) -> int:
@@ -137,7 +164,10 @@ def _bot(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"nardy-referee: bot: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if args.events:
+    if args.accept is not None and not args.name:
+        print("nardy-referee: bot: --accept needs --name (the bot's name)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.events or args.accept is not None:
         return _events_bot(args)
     client = LiveClient(args.url.rstrip("/"), args.token)
     if args.engine:
@@ -185,11 +215,12 @@ def _engine_bot(args: argparse.Namespace, client: LiveClient) -> int:
 
 
 def _events_bot(args: argparse.Namespace) -> int:
-    """``bot --events``: every match of the bot's events, by the reference bot's strategy
-    or one engine serving them all."""
+    """``bot --events``: every match of the bot's events and challenges, by the reference
+    bot's strategy or one engine serving them all; with ``--accept`` its policy is set
+    first."""
     import logging
 
-    from referee.live.bot import EventsBot, strategy_player
+    from referee.live.bot import EventsBot, LiveApiError, strategy_player
 
     logging.basicConfig(format="nardy-referee: %(message)s")
     engine = None
@@ -210,9 +241,20 @@ def _events_bot(args: argparse.Namespace) -> int:
         summary = {key: final.get(key) for key in ("id", "status", "score", "winner")}
         print(json.dumps(summary), flush=True)
 
-    bot = EventsBot(args.url.rstrip("/"), args.token, player, args.matches, on_done=report)
+    bot = EventsBot(
+        args.url.rstrip("/"),
+        args.token,
+        player,
+        args.matches,
+        on_done=report,
+        name=args.name,
+        policy=args.accept,
+    )
     try:
         bot.run()
+    except LiveApiError as error:  # the policy refused
+        print(f"nardy-referee: bot: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         pass
     finally:

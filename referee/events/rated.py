@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence, Set
 from datetime import UTC, datetime, timedelta
 
+from referee.challenges.rated import challenge_ledger
 from referee.events.ratings import Rating, ratings
 from referee.events.results import name_key, played, rated_matches
 from referee.events.state import Kind, PairingStatus
@@ -172,7 +173,8 @@ def ledger_from_archive(
 ) -> list[RatedMatch]:
     """Every rated match the events name (``events``, default ``every_event``), read again
     from the stored records: the finished, not awarded pairings of rated events, within the
-    daily limit of a pair (in records events)."""
+    daily limit of a pair (in records events); and every finished rated challenge's
+    (docs/challenges.md)."""
     found: list[tuple[RatedMatch, datetime]] = []
     unlimited: set[int] = set()
     for event in every_event(storage) if events is None else events:
@@ -189,7 +191,7 @@ def ledger_from_archive(
                     times[match_id] = datetime.fromisoformat(stored.created_at)
             rated = rated_matches(event.id, event.setup, pairing, matches)
             found.extend((match, times[match.match_id]) for match in rated)
-    return counted(found, unlimited)
+    return counted(found, unlimited) + challenge_ledger(storage)
 
 
 def rerate(storage: Storage, events: Iterable[StoredEvent] | None = None) -> dict[str, KeptRatings]:

@@ -1,12 +1,15 @@
 """The bot stream (EVENTS.md §2, ``GET /v1/bot/stream``): a line for every live match a
-bot is to play, those already waiting first, then each as soon as it exists.
+bot is to play, those already waiting first, then each as soon as it exists; and a line
+for every challenge to it while it is open, and for the live match of every challenge of
+it that was accepted (EVENTS.md §14).
 
 Decision: a live match that does not exist yet has no version for the live matches'
 change board to watch, so announcements get a board of their own with the same design:
 one thread per process reads one number, the last announcement's ``seq``
-(``EventStore.last_announcement``), every ``poll`` seconds, and wakes every bot stream
-when it grows; each stream then reads its own new announcements. A quiet bot costs a
-sleeping thread, and two hundred bots cost one query a poll, not two hundred.
+(``EventStore.last_announcement``) and the last challenge news's added (``news_count``),
+every ``poll`` seconds, and wakes every bot stream when it grows; each stream then reads
+its own new announcements. A quiet bot costs a sleeping thread, and two hundred bots cost
+two queries a poll, not two hundred.
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from referee.challenges import rules
 from referee.live.model import LiveMatch
 from referee.live.stream import ALWAYS, StreamCheck
 from referee.storage import Location, open_storage
+from referee.storage.challenge_model import ChallengeNews
 from referee.storage.model import EventLive
 from referee.storage.stores import Storage
 
@@ -56,7 +61,7 @@ class AnnouncementBoard:
             while True:
                 time.sleep(self.poll)
                 try:
-                    latest = storage.events.last_announcement()
+                    latest = news_count(storage)
                 except Exception:  # a busy or briefly unavailable archive: look again
                     continue
                 if latest != self.latest:
@@ -65,6 +70,12 @@ class AnnouncementBoard:
                         self.condition.notify_all()
         finally:
             storage.close()
+
+
+def news_count(storage: Storage) -> int:
+    """What the board watches: the last announcement's ``seq`` and the last challenge
+    news's, added (each only grows, so their sum grows whenever either does)."""
+    return storage.events.last_announcement() + storage.challenges.last_news()
 
 
 def line(entry: EventLive, name: str) -> dict[str, Any]:
@@ -79,7 +90,63 @@ def line(entry: EventLive, name: str) -> dict[str, Any]:
         "side": side,
         "table": entry.table,
         "opponent": entry.black if side == "w" else entry.white,
+        "challenge_id": None,
     }
+
+
+def news_line(storage: Storage, news: ChallengeNews, name: str) -> dict[str, Any] | None:
+    """The stream's line for news of a challenge (EVENTS.md §14): the challenge while it
+    is open, or the live match it became while that has not ended (None: neither)."""
+    found = storage.challenges.get(news.challenge_id)
+    if found is None:
+        return None
+    if news.kind == "challenge":
+        if rules.status_at(found, time.time()) != "open":
+            return None
+        return rules.stream_line(found)
+    stored = storage.live.get(news.live_id or 0)
+    if stored is None or stored.progress.status in LiveMatch.ENDED:
+        return None
+    side = "w" if found.challenger == name else "b"
+    return {
+        "type": "match",
+        "live_id": news.live_id,
+        "event_id": None,
+        "round": None,
+        "side": side,
+        "table": None,
+        "opponent": found.opponent if side == "w" else found.challenger,
+        "challenge_id": found.id,
+    }
+
+
+def _new_lines(
+    storage: Storage, name: str, marks: list[int], sent: set[tuple[str, int]]
+) -> Iterator[dict[str, Any]]:
+    """The lines announced to ``name`` after ``marks`` (the events' ``seq`` and the
+    challenge news's), each once; ``marks`` moved on to what was read."""
+    latest = (storage.events.last_announcement(), storage.challenges.last_news())
+    for entry in storage.events.announced(name, marks[0]):
+        if ("match", entry.live_id) in sent:
+            continue
+        stored = storage.live.get(entry.live_id)
+        if stored is None or stored.progress.status in LiveMatch.ENDED:
+            continue
+        sent.add(("match", entry.live_id))
+        yield line(entry, name)
+    for news in storage.challenges.news(name, marks[1]):
+        key = (
+            ("match", news.live_id or 0)
+            if news.kind == "match"
+            else ("challenge", news.challenge_id)
+        )
+        if key in sent:
+            continue
+        found = news_line(storage, news, name)
+        if found is not None:
+            sent.add(key)
+            yield found
+    marks[0], marks[1] = max(marks[0], latest[0]), max(marks[1], latest[1])
 
 
 def matches_for(
@@ -89,19 +156,11 @@ def matches_for(
     first, then each new one; None after ``KEEPALIVE_SECONDS`` without one. Ends as soon
     as ``check`` says the stream may not go on (a revoked token, a worker stopping)."""
     check = check or ALWAYS
-    mark = 0
-    sent: set[int] = set()
+    marks = [0, 0]
+    sent: set[tuple[str, int]] = set()
     while True:
-        latest = storage.events.last_announcement()
-        for entry in storage.events.announced(name, mark):
-            if entry.live_id in sent:
-                continue
-            stored = storage.live.get(entry.live_id)
-            if stored is None or stored.progress.status in LiveMatch.ENDED:
-                continue
-            sent.add(entry.live_id)
-            yield line(entry, name)
-        mark = max(mark, latest)
+        yield from _new_lines(storage, name, marks, sent)
+        mark = marks[0] + marks[1]
         last_line = time.monotonic()
         while check.alive(storage):
             left = last_line + KEEPALIVE_SECONDS - time.monotonic()

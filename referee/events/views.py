@@ -147,7 +147,7 @@ def rating_json(variant: str, player: PlayerRating) -> dict[str, Any]:
 def step_json(step: RatingStep) -> dict[str, Any]:
     return {
         "match_id": step.match_id,
-        "event_id": step.event_id,
+        "event_id": step.event_id or None,  # 0: a challenge's (referee/challenges/rated.py)
         "before": step.before,
         "after": step.after,
     }

@@ -10,7 +10,8 @@ limits by its threads.
   asks before it applies a deadline, and streams end when it stops
   (``referee.http.streams``).
 * **Beats the clock** once a second from a thread of its own, so deadlines run while any
-  worker serves and are suspended (then refreshed) when none does. Served otherwise (the
+  worker serves and are suspended (then refreshed) when none does; the same thread lapses
+  the challenges past their time (EVENTS.md §14). Served otherwise (the
   Flask test client, another WSGI server) the app starts the same thread in the process
   before its first request (``ensure_clock``).
 """
@@ -29,9 +30,12 @@ from typing import Any
 
 from flask import Flask
 
-from referee.errors import NotReadyError
+from referee.challenges import service as challenges
+from referee.errors import NotReadyError, RefereeError
 from referee.live import service as live
 from referee.storage import open_storage
+from referee.storage.errors import StorageError
+from referee.storage.stores import Storage
 
 log = logging.getLogger(__name__)
 PR_SET_PDEATHSIG = 1
@@ -89,6 +93,7 @@ def start_clock(app: Flask, serving: Callable[[], bool]) -> threading.Thread:
                 return
             try:
                 live.CLOCK.beat(storage)
+                sweep(storage)
             finally:
                 storage.close()
 
@@ -96,6 +101,13 @@ def start_clock(app: Flask, serving: Callable[[], bool]) -> threading.Thread:
     _clocks[app] = (stopping, thread)
     thread.start()
     return thread
+
+
+def sweep(storage: Storage) -> None:
+    """With each beat: the challenges past their time lapse (EVENTS.md §14), on whichever
+    instance beats first; a busy or failing archive waits for the next beat."""
+    with contextlib.suppress(RefereeError, StorageError):
+        challenges.sweep(storage)
 
 
 def stop_clocks() -> None:

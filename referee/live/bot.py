@@ -1,7 +1,7 @@
 """A reference bot for live matches (LIVE.md): it plays through the public HTTP API only,
 with the standard library, so bot authors have a working client to start from. With
 ``play_events`` it follows the bot stream (EVENTS.md §2) and plays every match it is
-given, each in a thread of its own."""
+given, each in a thread of its own, and answers its challenges by a policy (§14)."""
 
 from __future__ import annotations
 
@@ -130,12 +130,35 @@ Player = Callable[["LiveClient"], dict[str, Any]]
 an engine's (``referee.engines.bridge.engine_player``)."""
 
 
+def refusal(policy: dict[str, Any], challenge: dict[str, Any]) -> str | None:
+    """Why a policy (as ``PUT /v1/bots/{name}/policy`` takes it) declines a challenge line
+    (None: it accepts it); how many matches the bot plays is the server's to count."""
+    challenger = challenge.get("from")
+    accept = policy.get("accept", "none")
+    if challenger in (policy.get("block") or ()):
+        return "blocked"
+    if accept == "none" or (accept != "any" and challenger not in accept):
+        return "not_accepted"
+    variants = policy.get("variants")
+    if variants is not None and challenge.get("variant") not in variants:
+        return "variant"
+    if challenge.get("rated") and not policy.get("rated", True):
+        return "rated"
+    return None
+
+
 @dataclass
 class EventsBot:
-    """A bot in events: it follows ``GET /v1/bot/stream`` at ``base`` (the server,
-    ``http://host:port``) and plays every match announced, each in its own thread, until
-    ``matches`` have ended (None: for ever). When the server goes away (a restart) it
-    connects again, and resumes the matches it was playing (joining again is harmless)."""
+    """A bot in events and challenges: it follows ``GET /v1/bot/stream`` at ``base`` (the
+    server, ``http://host:port``) and plays every match announced (of an event or of an
+    accepted challenge), each in its own thread, until ``matches`` have ended (None: for
+    ever). When the server goes away (a restart) it connects again, and resumes the
+    matches it was playing (joining again is harmless).
+
+    With a ``policy`` (EVENTS.md §14) it first sets it as the bot ``name``'s, so that the
+    server answers its challenges at once; a challenge line that still reaches it (made
+    before) it answers by the same policy. Without one it leaves challenges unanswered
+    (they lapse). Lines of a type it does not know are passed over."""
 
     base: str
     token: str
@@ -143,16 +166,32 @@ class EventsBot:
     matches: int | None = None
     done: list[dict[str, Any]] = field(default_factory=list)
     on_done: Callable[[dict[str, Any]], None] = lambda state: None
+    name: str | None = None
+    policy: dict[str, Any] | None = None
+    answers: list[tuple[int, str]] = field(default_factory=list)
+    """The challenges it answered itself: (id, "accepted" or the reason declined)."""
     _started: set[int] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _finished: threading.Event = field(default_factory=threading.Event)
 
     def run(self) -> list[dict[str, Any]]:
         """Play until ``matches`` have ended; their final states, in the order they ended."""
-        follower = threading.Thread(target=self._follow, name="bot-stream", daemon=True)
-        follower.start()
+        self.start()
         self._finished.wait()
         return self.done
+
+    def start(self) -> None:
+        """Set the policy, then follow the stream in a thread of its own (``run`` waits
+        for it; ``stop`` ends it)."""
+        if self.policy is not None:
+            server = LiveClient(f"{self.base}/v1/bots/{self.name}", self.token)
+            server.call("PUT", "/policy", self.policy)
+        follower = threading.Thread(target=self._follow, name="bot-stream", daemon=True)
+        follower.start()
+
+    def stop(self) -> None:
+        """Stop following the stream and starting matches (those in play go on)."""
+        self._finished.set()
 
     def _follow(self) -> None:
         failures = 0
@@ -160,7 +199,11 @@ class EventsBot:
             try:
                 for line in self.announcements():
                     failures = 0
-                    self._start(int(line["live_id"]))
+                    kind = line.get("type", "match")
+                    if kind == "match" and "live_id" in line:
+                        self._start(int(line["live_id"]))
+                    elif kind == "challenge" and self.policy is not None:
+                        self._answer(line)
             except (OSError, http.client.HTTPException, LiveApiError, ValueError) as error:
                 wait = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
                 failures += 1
@@ -182,6 +225,24 @@ class EventsBot:
                 if line.strip():
                     found: dict[str, Any] = json.loads(line)
                     yield found
+
+    def _answer(self, challenge: dict[str, Any]) -> None:
+        """Answer a challenge line by the policy (one answered or lapsed meanwhile: 409,
+        passed over)."""
+        assert self.policy is not None
+        reason = refusal(self.policy, challenge)
+        client = LiveClient(f"{self.base}/v1/challenges/{int(challenge['id'])}", self.token)
+        try:
+            if reason is None:
+                client.call("POST", "/accept", {})
+            else:
+                client.call("POST", "/decline", {"reason": reason})
+        except LiveApiError as error:
+            if error.status != 409:
+                raise
+            return
+        with self._lock:
+            self.answers.append((int(challenge["id"]), reason or "accepted"))
 
     def _start(self, live_id: int) -> None:
         with self._lock:

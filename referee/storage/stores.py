@@ -1,6 +1,6 @@
 """The interface of storage: one store each for matches, kept derived results, live
 matches, tokens, bulk re-checks, the tables as rows (for copying an archive),
-events and ratings, and ``Storage``, the handle that holds them.
+events, ratings and challenges, and ``Storage``, the handle that holds them.
 
 Every method answers values of ``referee.storage.model``, and every write is one short
 transaction of its own; a driver's error never leaves a method (``ArchiveBusyError`` when
@@ -17,6 +17,13 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
+from referee.storage.challenge_model import (
+    Answer,
+    ChallengeNews,
+    NewChallenge,
+    Policy,
+    StoredChallenge,
+)
 from referee.storage.model import (
     Correction,
     EventChange,
@@ -286,6 +293,67 @@ class RecheckStore(Protocol):
         """How far the run is."""
 
 
+class ChallengeStore(Protocol):
+    """Challenges between bots (EVENTS.md §14), the news the bot streams owe about them
+    (read by ``seq``, as the events' announcements), the bots' policies, and the bot
+    streams open now. An answer is saved only while the challenge is open and has not
+    lapsed, so of two answers at once only the first counts."""
+
+    def create(self, challenge: NewChallenge) -> int:
+        """Store an open challenge and (``told``) the news of it for the opponent's
+        stream; its id."""
+
+    def get(self, challenge_id: int) -> StoredChallenge | None:
+        """One challenge, as stored (None: no such challenge)."""
+
+    def answer(self, answer: Answer) -> bool:
+        """Accept or decline an open challenge that has not lapsed at ``answer.now``, in
+        one transaction with the news of its live match for both bots' streams; False
+        (nothing written) when it was answered or had lapsed."""
+
+    def lapse(self, now: float) -> int:
+        """Every open challenge whose time ran out by ``now`` lapses; how many."""
+
+    def open_count(self, token_id: int, now: float) -> int:
+        """How many challenges made through a token are open and have not lapsed."""
+
+    def rated_between(self, first: str, second: str, since: float) -> int:
+        """How many rated challenges between two names (either way) were accepted at
+        ``since`` or later."""
+
+    def news(self, name: str, after_seq: int = 0) -> list[ChallengeNews]:
+        """The news for ``name``'s bot stream after ``after_seq``, in order."""
+
+    def last_news(self) -> int:
+        """The ``seq`` of the last news (0: none yet)."""
+
+    def policy(self, name: str) -> Policy | None:
+        """A bot's policy (None: it answers its challenges itself)."""
+
+    def set_policy(self, name: str, policy: Policy | None) -> None:
+        """Keep a bot's policy (None: forget it)."""
+
+    def seen(self, stream: str, name: str, now: float) -> None:
+        """A bot stream (by a key of its own) of ``name`` is open at ``now``."""
+
+    def left(self, stream: str) -> None:
+        """A bot stream closed."""
+
+    def online(self, since: float) -> list[str]:
+        """The names with a bot stream seen open at ``since`` or later, by name."""
+
+    def finished_rated(self, unrated_only: bool = True) -> list[tuple[StoredChallenge, int]]:
+        """The accepted rated challenges whose live match finished, each with its stored
+        match's id, by that id; ``unrated_only``: those not in the ratings' ledger yet."""
+
+    def rate(self, matches: Sequence[RatedMatch]) -> None:
+        """Add challenges' finished matches to the ratings' ledger (one there already
+        stays as it is)."""
+
+    def in_play(self, name: str) -> int:
+        """How many live matches ``name`` plays that have not ended."""
+
+
 TableRow = tuple[object, ...]
 """A row of one of the archive's tables in the columns ``referee.storage.tables`` names."""
 
@@ -360,6 +428,7 @@ class Storage:
     events: EventStore
     ratings: RatingStore
     feed: ChangeFeed
+    challenges: ChallengeStore
 
     def ready(self) -> None:
         """Read from storage; raises when it cannot be read (``Connection.ready``)."""

@@ -56,6 +56,12 @@ TABLES: dict[str, tuple[str, ...]] = {
     "ratings": ("variant", "name", "rating", "experience", "matches"),
     "rating_history": ("variant", "name", "match_id", "event_id", "before", "after"),
     "rating_marks": ("variant", "through_seq", "last_match_id"),
+    "challenges": (
+        "id", "challenger", "opponent", "variant", "length", "options", "clock_reserve",
+        "clock_delay", "rated", "token_id", "expires_at", "status", "reason", "live_id",
+        "created_at", "answered_at",
+    ),
+    "bot_policies": ("name", "policy", "updated_at"),
 }  # fmt: skip
 """Every table, in the order they are loaded (a row's references first)."""
 
@@ -67,6 +73,7 @@ BOOLEAN_COLUMNS = frozenset(
         ("events", "mirrored"),
         ("events", "rated"),
         ("event_pairings", "draw"),
+        ("challenges", "rated"),
     }
 )
 """Columns that are booleans (SQLite stores 0 and 1)."""
@@ -89,6 +96,8 @@ ORDER = {
     "ratings": "variant, name",
     "rating_history": "variant, name, match_id",
     "rating_marks": "variant",
+    "challenges": "id",
+    "bot_policies": "name",
 }
 """How each table's rows are ordered (None: by the order they were written)."""
 COUNTS = " UNION ALL ".join(
@@ -103,6 +112,7 @@ IDENTITIES = {
     "event_live": "seq",
     "event_ledger": "seq",
     "rated_matches": "seq",
+    "challenges": "id",
 }
 """The tables whose ids (or numbers, ``seq``) a backend hands out, each with its column: a
 copy keeps them, then goes on after them."""
@@ -110,16 +120,18 @@ NOT_ARCHIVE = frozenset(
     {
         *("recheck_runs", "recheck_batches", "recheck_done"),
         *("live_clock", "derived_claims"),
+        *("challenge_news", "bot_streams"),
         *("_sqlite_migrations", "referee_migrations"),
         *(f"matches_fts{shadow}" for shadow in ("", "_config", "_data", "_docsize", "_idx")),
     }
 )
 """The tables of a backend's schema that are not archive, and are not copied: the runs of
 ``recheck`` (progress), the service's clock and the claims on computations (of the
-serving instances, not of the archive), the migrations applied (each backend's own, made
-by preparing the target), SQLite's text search of the matches (FTS5 and its shadow
-tables, made again by its triggers as the matches are loaded). Every other table of
-either schema is in ``TABLES`` (tests/storage/test_tables.py checks it)."""
+serving instances, not of the archive), the bot streams' news of challenges and the
+bot streams open now (of the serving instances too), the migrations applied (each
+backend's own, made by preparing the target), SQLite's text search of the matches (FTS5
+and its shadow tables, made again by its triggers as the matches are loaded). Every other
+table of either schema is in ``TABLES`` (tests/storage/test_tables.py checks it)."""
 
 
 def plain(table: str, row: Iterable[object]) -> TableRow:

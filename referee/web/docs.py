@@ -45,6 +45,7 @@ USERS = (
     Guide("rules", "Rules", "long nardy, khachapuri and backgammon, with every option"),
     Guide("live", "Live matches", "for bot authors: the endpoints, the state, fair dice"),
     Guide("events", "Events", "for directors and bot authors: pairings, standings, ratings"),
+    Guide("challenges", "Challenges", "for bot authors: challenges between bots, policies"),
 )
 OPERATORS = (
     Guide("operations", "Operations", "running the server: settings, limits, backups"),

@@ -240,6 +240,36 @@ def event_cases() -> list[Case]:
     one = "/v1/ratings/{name}"
     cases += query_cases("get", one, "/v1/ratings/ann", ["variant"])
     cases.append(Case("get", one, "a huge name", f"/v1/ratings/{HUGE}?variant=backgammon"))
+    return cases + challenge_cases()
+
+
+def challenge_cases() -> list[Case]:
+    """The challenges of EVENTS.md §14: their bodies, ids, policies and the bots online."""
+    body = {"opponent": "bob", "variant": "backgammon", "length": 1, "options": {}}
+    cases = body_cases("post", "/v1/challenges", "/v1/challenges", body, "alice")
+    call = {**body, "variant": "x" * 40, "opponent": None}
+    cases.append(
+        Case("post", "/v1/challenges", "a variant", "/v1/challenges", {"json": call}, "alice")
+    )
+    one = "/v1/challenges/{challenge_id}"
+    cases.append(Case("get", one, "a huge id", one.replace("{challenge_id}", "9" * 4000)))
+    for answer in ("accept", "cancel"):
+        cases.append(Case("post", f"{one}/{answer}", "a huge id",
+                          f"/v1/challenges/{'9' * 4000}/{answer}", {}, "bob"))  # fmt: skip
+    decline = one + "/decline"
+    cases += body_cases("post", decline, "/v1/challenges/1/decline", {"reason": "r"}, "bob")
+    policy = "/v1/bots/{name}/policy"
+    base = {"accept": ["carol"], "block": [], "variants": ["backgammon"]}
+    cases += body_cases("put", policy, "/v1/bots/alice/policy", base, "alice")
+    for field_name in ("accept", "block", "variants"):
+        spoiled = {**base, field_name: [HUGE]}
+        cases.append(Case("put", policy, f"a name in {field_name}", "/v1/bots/alice/policy",
+                          {"json": spoiled}, "alice"))  # fmt: skip
+    cases.append(Case("put", policy, "a huge name", f"/v1/bots/{HUGE}/policy",
+                      {"json": base}, "alice"))  # fmt: skip
+    cases.append(
+        Case("get", "/v1/bots/online", "an unknown parameter", f"/v1/bots/online?{HUGE}=1")
+    )
     return cases
 
 

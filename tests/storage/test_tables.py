@@ -4,6 +4,7 @@ archive keeping every id, after which new rows get new ids."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import replace
@@ -13,6 +14,7 @@ import psycopg
 import pytest
 
 from referee.storage import open_storage, prepare_storage
+from referee.storage.challenge_model import Answer, ChallengeTerms, NewChallenge, Policy
 from referee.storage.model import (
     Correction,
     EventChange,
@@ -57,6 +59,21 @@ def filled(storage: Storage) -> None:
     storage.live.save(LiveChange(live_id, 1, PLAYING, (), new_match(3), entries))
     storage.matches.withdraw(Withdrawal(2, "2026-12-01T10:00:00Z", "admin", "wrong names"))
     filled_events(storage, live_id)
+    filled_challenges(storage, live_id)
+
+
+def filled_challenges(storage: Storage, live_id: int) -> None:
+    """A challenge accepted (its live match), one open, a policy; a bot stream open (not
+    archive: not copied)."""
+    terms = ChallengeTerms(variant="backgammon", length=3, options={}, clock=None, rated=True)
+    for opponent in ("Bob", "Cy"):
+        new = NewChallenge(challenger="Ann", opponent=opponent, terms=terms, token_id=1,
+                           expires_at=time.time() + 60)  # fmt: skip
+        storage.challenges.create(new)
+    storage.challenges.answer(Answer(challenge_id=1, status="accepted", now=time.time(),
+                                     live_id=live_id))  # fmt: skip
+    storage.challenges.set_policy("Bob", Policy(accept="any", block=("Cy",)))
+    storage.challenges.seen("stream-1", "Bob", time.time())
 
 
 EVENT = replace(EVENT_SETUP, length=3, rounds=3, double=True, entrants=("Ann", "Bob", "Cy"))
@@ -145,7 +162,11 @@ def test_the_rows_of_every_table_are_plain_values_in_order(storage: Storage) -> 
         "ratings": 2,
         "rating_history": 2,
         "rating_marks": 1,
+        "challenges": 2,
+        "bot_policies": 1,
     }
+    challenges = list(storage.tables.rows("challenges"))
+    assert [row[TABLES["challenges"].index("rated")] for row in challenges] == [True, True]
     matches = list(storage.tables.rows("matches"))
     assert [row[0] for row in matches] == [1, 2, 3]
     assert [row[TABLES["matches"].index("valid")] for row in matches] == [False, True, True]
@@ -188,6 +209,13 @@ def test_an_archive_loaded_from_rows_is_the_same_archive(storage: Storage, copy:
     assert copy.matches.store(new_match(7)).id == 4
     assert copy.tokens.create(("play",)).token.id == 3
     assert copy.live.create(SETUP, WAITING) == 2
+    assert copy.challenges.get(1) == storage.challenges.get(1) is not None
+    assert copy.challenges.policy("Bob") == storage.challenges.policy("Bob") is not None
+    assert copy.challenges.online(0) == []  # the streams open are the serving instances'
+    terms = ChallengeTerms(variant="backgammon", length=1, options={}, clock=None, rated=False)
+    new = NewChallenge(challenger="Ann", opponent="Bob", terms=terms, token_id=1,
+                       expires_at=time.time() + 60)  # fmt: skip
+    assert copy.challenges.create(new) == 3
     for event_id in (1, 2):
         assert copy.events.get(event_id) == storage.events.get(event_id)
     assert copy.events.running() == storage.events.running() == [1]

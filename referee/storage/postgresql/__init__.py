@@ -22,6 +22,7 @@ from psycopg_pool import ConnectionPool
 
 from referee.errors import NotReadyError
 from referee.storage.postgresql import database as _database
+from referee.storage.postgresql.challenges import PostgresChallenges
 from referee.storage.postgresql.database import Database, Pool, configure, unreachable
 from referee.storage.postgresql.derived import PostgresDerived
 from referee.storage.postgresql.events import PostgresEvents
@@ -135,4 +136,5 @@ def open_storage(url: str) -> Storage:
         events=PostgresEvents(database),
         ratings=PostgresRatings(database),
         feed=feed(url),
+        challenges=PostgresChallenges(database),
     )

@@ -12,6 +12,7 @@ import os
 import threading
 from pathlib import Path
 
+from referee.storage.sqlite.challenges import SqliteChallenges
 from referee.storage.sqlite.database import DISK, Database
 from referee.storage.sqlite.derived import SqliteDerived
 from referee.storage.sqlite.events import SqliteEvents
@@ -93,4 +94,5 @@ def open_storage(path: Path) -> Storage:
         events=SqliteEvents(database),
         ratings=SqliteRatings(database),
         feed=feed(path),
+        challenges=SqliteChallenges(database),
     )

@@ -332,6 +332,38 @@ def _add_tiebreaks(db: Utilities) -> None:
     db.execute("ALTER TABLE events ADD COLUMN tiebreaks TEXT")
 
 
+CHALLENGE_TABLES = (
+    """CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY, challenger TEXT NOT NULL, opponent TEXT NOT NULL,
+        variant TEXT NOT NULL, length INTEGER NOT NULL, options TEXT NOT NULL,
+        clock_reserve INTEGER, clock_delay INTEGER, rated INTEGER NOT NULL,
+        token_id INTEGER NOT NULL, expires_at REAL NOT NULL, status TEXT NOT NULL,
+        reason TEXT, live_id INTEGER, created_at REAL NOT NULL, answered_at REAL) STRICT""",
+    "CREATE INDEX challenges_open ON challenges (status, expires_at)",
+    "CREATE INDEX challenges_token ON challenges (token_id, status)",
+    "CREATE INDEX challenges_pair ON challenges (challenger, opponent, answered_at)",
+    """CREATE TABLE challenge_news (
+        seq INTEGER PRIMARY KEY, name TEXT NOT NULL, challenge_id INTEGER NOT NULL,
+        kind TEXT NOT NULL, live_id INTEGER) STRICT""",
+    "CREATE INDEX challenge_news_name ON challenge_news (name, seq)",
+    """CREATE TABLE bot_policies (
+        name TEXT PRIMARY KEY, policy TEXT NOT NULL, updated_at REAL NOT NULL) STRICT""",
+    """CREATE TABLE bot_streams (
+        stream TEXT PRIMARY KEY, name TEXT NOT NULL, seen_at REAL NOT NULL) STRICT""",
+    "CREATE INDEX bot_streams_seen ON bot_streams (seen_at)",
+)
+"""Plain SQL (PostgreSQL's 0008_challenges reads the same, with its own types)."""
+
+
+@migrations(name="0012_challenges")
+def _create_challenges(db: Utilities) -> None:
+    """Challenges between bots (EVENTS.md §14): the challenges, the news the bot streams
+    owe about them, the bots' policies, and the bot streams open now (refreshed while
+    open, so that which bots are online is known on every instance)."""
+    for statement in CHALLENGE_TABLES:
+        db.execute(statement)
+
+
 def prepare(path: Path) -> None:
     """WAL mode and migrations, at start, outside any transaction.
 
