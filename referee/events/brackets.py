@@ -402,3 +402,29 @@ def bye_brackets(slots: Sequence[Slot]) -> dict[tuple[int, str], Bracket]:
         for slot in slots
         if slot.state == State.BYE and slot.winner is not None
     }
+
+
+def reached(slots: Sequence[Slot], bracket: Bracket | None = None) -> dict[str, int]:
+    """How far each entrant went: in ``bracket``, the last level it stands in (a bye
+    too), its champion one past it; over the whole event (None), a knockout's main
+    bracket so, a double elimination's last round it stands in, its champion one past."""
+    if bracket is None:
+        brackets = {slot.node.bracket for slot in slots}
+        if Bracket.MAIN in brackets:
+            return reached(slots, Bracket.MAIN)
+    far: dict[str, int] = {}
+    for slot in slots:
+        if bracket is not None and slot.node.bracket != bracket:
+            continue
+        if slot.state == State.SKIPPED:
+            continue
+        mark = slot.node.level if bracket is not None else slot.node.round
+        for name in slot.entrants:
+            if name is not None:
+                far[name] = max(far.get(name, 0), mark)
+    wanted = [slot for slot in slots if bracket is None or slot.node.bracket == bracket]
+    if wanted:
+        champion = champions(wanted)[wanted[-1].node.bracket]
+        if champion is not None and champion in far:
+            far[champion] = max(far.values()) + 1
+    return far

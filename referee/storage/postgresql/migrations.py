@@ -327,6 +327,15 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         "0007_tiebreaks",
         "ALTER TABLE events ADD COLUMN tiebreaks text;",
     ),
+    (
+        # An event's bracket options (EVENTS.md §13), a JSON object, NULL for none, and
+        # each pairing's bracket, NULL outside brackets: SQLite's 0013_brackets.
+        "0009_brackets",
+        """
+        ALTER TABLE events ADD COLUMN brackets text;
+        ALTER TABLE event_pairings ADD COLUMN bracket text;
+        """,
+    ),
 )
 
 
