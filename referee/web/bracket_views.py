@@ -109,6 +109,8 @@ def _title(bracket: Bracket, level: int, levels: int) -> str:
         return "Grand final" if level == 1 else "Reset (if the losers' champion wins)"
     if bracket == Bracket.LOSERS:
         return "Losers' final" if level == levels else f"Losers' round {level}"
+    if bracket == Bracket.WINNERS and level == levels:
+        return "Winners' final"
     return round_title(level, levels)
 
 
