@@ -93,7 +93,8 @@ class EventCreateRequest(RequestSchema):
         required=True,
         metadata={
             "description": "every pairing is a match to this many points; with brackets,"
-            " one per bracket may be given (the first bracket's needed: main, or winners)",
+            " one per bracket may be given (the first bracket's needed: main, or winners;"
+            " docs/events.md#5-6)",
             "oneOf": [
                 {"type": "integer", "minimum": 1, "maximum": 99},
                 {
