@@ -172,17 +172,22 @@ def test_a_knockout_with_consolation_and_last_chance_at_three_one_and_one(site: 
     assert {p["bracket"]: max(p["points"]) for p in awarded} == lengths
 
 
-def run_out_started(site: Site, event_id: int, choose: Choose) -> dict[str, Any]:
+def run_out_started(
+    site: Site, event_id: int, choose: Choose, checked: bool = True
+) -> dict[str, Any]:
+    """Award what is left of a started event (``checked``: by the checker on the way)."""
     event = site.event(event_id)
     while event["status"] == "running":
-        bracket_checker.check(event)
+        if checked:
+            bracket_checker.check(event)
         for r in event["rounds_played"]:
             for pairing in r["pairings"]:
                 if pairing["status"] != "finished":
                     answer = award(site, event_id, r["number"], pairing["table"], choose(pairing))
                     assert answer.status_code == 200, answer.get_json()
         event = site.event(event_id)
-    bracket_checker.check(event)
+    if checked:
+        bracket_checker.check(event)
     return event
 
 
@@ -283,3 +288,45 @@ def test_a_double_elimination_of_two_plays_the_final_after_one_loss(site: Site) 
         ("P1", "P2", "winners", "P2"),
         ("P1", "P2", "final", "P2"),
     ]
+
+
+def test_a_round_1_result_voided_after_round_2_was_paired_leaves_round_2_as_it_is(
+    site: Site,
+) -> None:
+    event_id = double(site, 4)["id"]
+    site.start(event_id)
+    for table in (1, 2):
+        award(site, event_id, 1, table, "w")  # P1 beats P4, P2 beats P3
+    path = f"/v1/events/{event_id}/rounds/1/pairings/1/void"
+    assert site.client.post(path, json={"reason": "P4 won"}, headers=site.auth()).status_code == 200
+    assert award(site, event_id, 1, 1, "b").status_code == 200  # P4 now
+    event = site.event(event_id)
+    # Round 2 stays as it was paired (P1-P2 in the winners', P3-P4 in the losers').
+    assert [(p["w"], p["b"], p["bracket"]) for p in event["rounds_played"][1]["pairings"]] == [
+        ("P1", "P2", "winners"),
+        ("P3", "P4", "losers"),
+    ]
+    # The checker's rules no longer hold (P1 plays on in the winners' bracket after a loss,
+    # as paired before the void), but the event goes on to its end.
+    event = run_out_started(site, event_id, lambda pairing: "w", checked=False)
+    assert event["status"] == "finished"
+    assert all(b["champion"] is not None for b in event["brackets"])
+
+
+def test_an_entrant_withdrawn_from_a_double_elimination_forfeits_and_the_event_ends(
+    site: Site,
+) -> None:
+    event_id = double(site, 4)["id"]
+    site.start(event_id)
+    path = f"/v1/events/{event_id}/entrants/P1/withdraw"
+    answer = site.client.post(path, json={"reason": "ill"}, headers=site.auth())
+    assert answer.status_code == 200, answer.get_json()
+    event = run_out_started(site, event_id, lambda pairing: "w")
+    forfeits = [
+        p for r in event["rounds_played"] for p in r["pairings"] if p["termination"] == "forfeit"
+    ]
+    # P1 forfeits its winners' round 1 and its losers' match: out after two losses.
+    assert [p["bracket"] for p in forfeits] == ["winners", "losers"]
+    assert all(p["winner"] != "P1" for p in forfeits)
+    assert event["standings"][-1]["name"] in ("P1", "P4")
+    assert next(s for s in event["standings"] if s["name"] == "P1")["losses"] == 2
