@@ -271,7 +271,11 @@ def _resolve(
         first = slots[node.reset_of]
         if first.state != State.DECIDED:
             return Slot(node, State.SKIPPED if first.state in RESOLVED else State.WAITING)
-        if first.winner is None or first.winner == first.entrants[0]:
+        paired = node.round <= len(rounds) and any(
+            {meeting.white, meeting.black} == set(first.entrants)
+            for meeting in rounds[node.round - 1].meetings
+        )  # a reset played before its first final was voided and decided otherwise stays
+        if not paired and (first.winner is None or first.winner == first.entrants[0]):
             return Slot(node, State.SKIPPED, first.entrants, first.winner, first.loser)
     sides = [_side(source, slots, seeds) for source in node.sources]
     if any(side is _UNKNOWN for side in sides):

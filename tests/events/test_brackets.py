@@ -254,3 +254,19 @@ def test_every_consolation_and_last_chance_hold_their_entrants(count: int) -> No
     for number in rounds:
         names = [n for m in number.meetings for n in (m.white, m.black)] + list(number.byes)
         assert len(names) == len(set(names))
+
+
+def test_a_reset_played_stays_when_the_first_final_is_decided_otherwise_later() -> None:
+    def upset(white: str, black: str, bracket: Bracket) -> str:
+        return black if bracket == Bracket.FINAL else higher_seed(white, black, bracket)
+
+    nodes = double_elimination(4)
+    rounds, slots, played = play(nodes, seeds_of(4), upset)
+    assert played[-1] == (5, "s1", "s2", Bracket.FINAL)
+    # The first final (round 4) voided and now won by s1: the reset (round 5) stays, as
+    # rounds already paired do, and its winner s2 is still the champion.
+    final = rounds[3].meetings[0]
+    rounds[3] = RoundSoFar(4, (Meeting(final.white, final.black, Result("s1", (1, 0))),))
+    slots = replay(nodes, seeds_of(4), rounds)
+    assert finished(slots)
+    assert champions(slots)[Bracket.FINAL] == "s2"
