@@ -11,6 +11,7 @@ pairing in its bracket, and the event finishes when every bracket has its winner
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from referee.events import brackets
@@ -54,7 +55,7 @@ def table(working: Working) -> list[Standing]:
     graph = bracket_graph(setup)
     if graph is not None:
         slots = brackets.replay(graph, working.seed_names(), working.rounds_so_far())
-        return _by_reach(working, None, brackets.reached(slots), working.seed_names())
+        return _by_reach(working, slots, None, working.seed_names())
     return standings(
         working.seed_names(),
         working.rounds_so_far(),
@@ -95,20 +96,23 @@ def bracket_tables(working: Working) -> list[BracketTable]:
     for bracket in dict.fromkeys(node.bracket for node in graph):
         far = brackets.reached(slots, bracket)
         entrants = [name for name in working.seed_names() if name in far]
-        lines = _by_reach(working, bracket, far, entrants)
+        lines = _by_reach(working, slots, bracket, entrants)
         tables.append(BracketTable(bracket, won.get(bracket), lines))
     return tables
 
 
 def _by_reach(
-    working: Working, bracket: Bracket | None, far: dict[str, int], entrants: list[str]
+    working: Working,
+    slots: Sequence[brackets.Slot],
+    bracket: Bracket | None,
+    entrants: list[str],
 ) -> list[Standing]:
     """The standings of ``entrants`` over the pairings of ``bracket`` (None: all), each
-    capped at its bracket's length, ranked by ``far`` (how far each went), then seed."""
+    capped at its bracket's length, ranked by how far each went in it (``reached``), then
+    seed."""
     setup = working.setup
-    slots_byes = brackets.bye_brackets(
-        brackets.replay(bracket_graph(setup) or [], working.seed_names(), working.rounds_so_far())
-    )
+    far = brackets.reached(slots, bracket)
+    slots_byes = brackets.bye_brackets(slots)
     rounds = []
     for number in working.rounds_so_far():
         kept = [
