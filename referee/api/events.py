@@ -10,13 +10,14 @@ from collections.abc import Iterator
 from typing import Any, ClassVar
 
 from flask import Blueprint, Flask, Response, current_app, request, stream_with_context, url_for
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from notation.errors import echoed
 from referee.adjudication.verdict import VerdictSchema
 from referee.api.schemas import RequestSchema, clock_delay, record_format_field
 from referee.errors import NotFoundError
 from referee.events import exports, rated, service, views
+from referee.events.brackets import Bracket
 from referee.events.keeper import POLL_SECONDS, Keeper
 from referee.events.standings import Tiebreak
 from referee.http.auth import requires, token_holder
@@ -37,7 +38,9 @@ from referee.storage.model import EventQuery
 blueprint = Blueprint("events", __name__)
 
 SMALL_BODY = 64 * 1024
-FORMATS = ["round-robin", "swiss", "knockout"]
+FORMATS = ["round-robin", "swiss", "knockout", "double-elimination"]
+BRACKETS = [str(name) for name in Bracket]
+LENGTH = validate.Range(min=1, max=99)
 STATUSES = ["open", "running", "finished"]
 PAIRING_STATUSES = ["pending", "playing", "finished", "disputed"]
 ENTRANT_NAME = r"[^\x00-\x1f\x7f/]*[^\x00-\x1f\x7f/\s][^\x00-\x1f\x7f/]*\Z"
@@ -62,14 +65,48 @@ class EventClock(Schema):
     delay = fields.Integer(required=True)
 
 
+class MatchLength(fields.Field[int | dict[str, int]]):
+    """A match length: a number of points, or an object of one per bracket (EVENTS.md §13:
+    ``{"main": 7, "consolation": 5, "last_chance": 3}``)."""
+
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> int | dict[str, int]:
+        if isinstance(value, int) and not isinstance(value, bool):
+            LENGTH(value)
+            return value
+        if not isinstance(value, dict) or not value:
+            raise ValidationError("a number of points, or an object of them per bracket")
+        for name, points in value.items():
+            if name not in BRACKETS:
+                raise ValidationError(f"{name!r} is no bracket ({', '.join(BRACKETS)})")
+            if not isinstance(points, int) or isinstance(points, bool):
+                raise ValidationError(f"the {name} bracket's length is a whole number")
+            LENGTH(points)
+        return dict(value)
+
+
 class EventCreateRequest(RequestSchema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=200))
     variant = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    length = fields.Integer(
+    length = MatchLength(
         required=True,
-        strict=True,
-        validate=validate.Range(min=1, max=99),
-        metadata={"description": "every pairing is a match to this many points"},
+        metadata={
+            "description": "every pairing is a match to this many points; with brackets,"
+            " one per bracket may be given (the first bracket's needed: main, or winners;"
+            " docs/events.md#5-6)",
+            "oneOf": [
+                {"type": "integer", "minimum": 1, "maximum": 99},
+                {
+                    "type": "object",
+                    "minProperties": 1,
+                    "additionalProperties": False,
+                    "properties": {
+                        name: {"type": "integer", "minimum": 1, "maximum": 99} for name in BRACKETS
+                    },
+                },
+            ],
+        },
     )
     options = fields.Dict(keys=fields.String(), load_default=dict)
     format = fields.String(required=True, validate=validate.OneOf(FORMATS))
@@ -119,6 +156,24 @@ class EventCreateRequest(RequestSchema):
             "description": "Swiss and round robin: the standings' tie-breaks after match"
             " points, in this order (docs/events.md#5-5); none: buchholz, sonneborn_berger,"
             " points_difference"
+        },
+    )
+    grand_final_reset = fields.Boolean(
+        load_default=None,
+        metadata={
+            "description": "double elimination: the losers' bracket winner must win the"
+            " final twice (default true)"
+        },
+    )
+    consolation = fields.Boolean(
+        load_default=False,
+        metadata={"description": "knockout: the first-match losers play a knockout of their own"},
+    )
+    last_chance = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "knockout with consolation: its first-round losers and the main"
+            " bracket's second-round losers play a third"
         },
     )
     clock = fields.Nested(
@@ -188,6 +243,12 @@ class EventPairing(Schema):
         required=True, allow_none=True, metadata={"description": "a disputed record's id"}
     )
     dispute = fields.String(required=True, allow_none=True)
+    bracket = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(BRACKETS),
+        metadata={"description": "its bracket (a round robin's or a Swiss's: null)"},
+    )
 
 
 class EventRound(Schema):
@@ -215,6 +276,17 @@ class EventStanding(Schema):
             "description": "buchholz, sonneborn_berger, points_difference; a knockout:"
             " round_reached"
         },
+    )
+
+
+class EventBracket(Schema):
+    bracket = fields.String(required=True, validate=validate.OneOf(BRACKETS))
+    length = fields.Integer(required=True)
+    champion = fields.String(required=True, allow_none=True, metadata={"description": "its winner"})
+    standings = fields.List(
+        fields.Nested(EventStanding),
+        required=True,
+        metadata={"description": "its entrants by the level reached in it, then seed"},
     )
 
 
@@ -253,6 +325,16 @@ class Event(EventFacts):
     entrants = fields.List(fields.Nested(EventEntrant), required=True)
     rounds_played = fields.List(fields.Nested(EventRound), required=True)
     standings = fields.List(fields.Nested(EventStanding), required=True)
+    grand_final_reset = fields.Boolean(
+        required=True, allow_none=True, metadata={"description": "a double elimination's"}
+    )
+    consolation = fields.Boolean(required=True)
+    last_chance = fields.Boolean(required=True)
+    brackets = fields.List(
+        fields.Nested(EventBracket),
+        required=True,
+        metadata={"description": "each bracket's standings (none without brackets)"},
+    )
 
 
 class EventSummary(EventFacts):
@@ -338,9 +420,12 @@ def create_event() -> tuple[dict[str, Any], int, dict[str, str]]:
       description: >
         Needs a bearer token with scope live:host (docs/events.md#3). 422 with a stable code:
         unknown_bot (a bots event's entrant that is no play token), duplicate_entrant,
-        entrant_count (fewer than 2 or more than 256), mirrored_not_allowed (with knockout,
-        or in a records event), invalid_rounds (a Swiss without rounds, or other rounds
-        than a round robin's or a knockout's), unknown_variant, invalid_option.
+        entrant_count (fewer than 2 or more than 256), mirrored_not_allowed (with knockout
+        or double-elimination, or in a records event), invalid_brackets (consolation
+        outside a knockout, last_chance without consolation, grand_final_reset outside a
+        double elimination, a length for a bracket the event does not play),
+        invalid_rounds (a Swiss without rounds, or other rounds than a round robin's or a
+        knockout's), unknown_variant, invalid_option.
       security: [{bearer: []}]
       requestBody:
         required: true
@@ -359,6 +444,8 @@ def create_event() -> tuple[dict[str, Any], int, dict[str, str]]:
     body = json_object(EventCreateRequest, SMALL_BODY)
     clock = body.pop("clock") or {}
     tiebreaks = body.pop("tiebreaks")
+    if body["grand_final_reset"] is None:
+        del body["grand_final_reset"]
     asked = service.EventRequest(
         **{**body, "entrants": tuple(body["entrants"])},
         tiebreaks=None if tiebreaks is None else tuple(tiebreaks),

@@ -51,7 +51,12 @@ def void(
         working.unrated.extend(pairing.match_ids)
         status = PairingStatus.PLAYING if bots else PairingStatus.PENDING
         again = StoredPairing(
-            round=number, table=table, white=pairing.white, black=pairing.black, status=status
+            round=number,
+            table=table,
+            white=pairing.white,
+            black=pairing.black,
+            status=status,
+            bracket=pairing.bracket,
         )
         working.put(again)
         working.note("void", host.name or "host", reason, pairing)

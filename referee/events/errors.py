@@ -57,6 +57,15 @@ class TiebreaksError(EventError):
     title = "Invalid tie-breaks"
 
 
+class BracketsError(EventError):
+    """Bracket options the format does not have (a consolation outside a knockout, a last
+    chance without a consolation, a reset outside a double elimination), a length for a
+    bracket the event does not play, or a consolation of fewer than three entrants."""
+
+    code = "invalid_brackets"
+    title = "Invalid brackets"
+
+
 class RoundsError(EventError):
     """A Swiss without its number of rounds, or rounds given to another format."""
 

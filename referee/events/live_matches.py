@@ -45,15 +45,16 @@ def open_matches(
     """The pairing's live match (a mirrored pair's two, the second with the sides
     swapped on the first's dice), or why it cannot be created (a bot token revoked)."""
     players = {"w": pairing.white, "b": pairing.black}
+    length = setup.match_length(pairing.bracket)
     clock = None
     if setup.reserve_per_point is not None:
-        clock = (setup.reserve_per_point * setup.length, setup.delay or 0)
+        clock = (setup.reserve_per_point * length, setup.delay or 0)
     try:
         first = live.create(
             storage,
             host,
             setup.variant,
-            setup.length,
+            length,
             setup.options,
             players,
             setup.move_seconds,
@@ -67,7 +68,7 @@ def open_matches(
             storage,
             host,
             setup.variant,
-            setup.length,
+            length,
             setup.options,
             {"w": pairing.black, "b": pairing.white},
             setup.move_seconds,

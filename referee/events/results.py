@@ -75,9 +75,10 @@ def problem(found: Played, pairing: StoredPairing, setup: EventSetup) -> tuple[s
         return "record_players", (
             f"the record is of {names}, not of {pairing.white} and {pairing.black}"
         )
-    if found.length != setup.length:
+    length = setup.match_length(pairing.bracket)
+    if found.length != length:
         return "record_length", (
-            f"the record is of a {found.length}-point match, the event plays {setup.length}"
+            f"the record is of a {found.length}-point match, the event plays {length}"
         )
     if not found.valid:
         return "invalid", "the record is invalid (see its verdict)"
@@ -143,8 +144,8 @@ def forfeited(
     of its matches, the loser nothing. Without a winner (neither joined) both lose, with
     no points; a knockout's bracket still needs a name to go on, the higher seed's (White).
     """
-    full = setup.length * (2 if setup.mirrored else 1)
-    if winner is None and setup.format == "knockout":
+    full = setup.match_length(pairing.bracket) * (2 if setup.mirrored else 1)
+    if winner is None and setup.format in ("knockout", "double-elimination"):
         winner = pairing.white
     points = (0, 0) if winner is None else (full, 0) if winner == pairing.white else (0, full)
     return replace(

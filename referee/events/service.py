@@ -23,6 +23,13 @@ from referee.adjudication.budget import WorkLimits
 from referee.archive.submit import checked_match
 from referee.errors import ForbiddenError, NotFoundError
 from referee.events import errors
+from referee.events.brackets import (
+    DOUBLE_BRACKETS,
+    KNOCKOUT_BRACKETS,
+    double_elimination,
+    knockout_brackets,
+    total_rounds,
+)
 from referee.events.live_matches import abort_matches, host_of, open_matches, outcome
 from referee.events.pairing import knockout_rounds, round_robin_rounds
 from referee.events.rated import rating_of, within_limit
@@ -50,6 +57,7 @@ from referee.rules.engine import CHOSEN, Engine
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
 from referee.storage.model import (
+    BracketOptions,
     EventSeat,
     EventSetup,
     Seeded,
@@ -121,7 +129,8 @@ class EventRequest:
 
     name: str
     variant: str
-    length: int
+    length: int | dict[str, int]
+    """A number of points, or one per bracket (EVENTS.md §13)."""
     format: str
     kind: str
     entrants: tuple[str, ...]
@@ -135,6 +144,9 @@ class EventRequest:
     reserve_per_point: int | None = None
     delay: int = 0
     tiebreaks: tuple[str, ...] | None = None
+    grand_final_reset: bool | None = None
+    consolation: bool = False
+    last_chance: bool = False
 
 
 def create(storage: Storage, host: Token, request: EventRequest) -> int:
@@ -148,8 +160,11 @@ def create(storage: Storage, host: Token, request: EventRequest) -> int:
     twice = sorted({name for name, key in zip(entrants, seen, strict=True) if seen.count(key) > 1})
     if twice:
         raise errors.DuplicateEntrantError(f"entered twice: {', '.join(twice)}", names=twice)
-    if request.mirrored and request.format == Format.KNOCKOUT:
-        raise errors.MirroredFormatError("a knockout cannot be mirrored: a pair may be drawn")
+    if request.mirrored and request.format in (Format.KNOCKOUT, Format.DOUBLE_ELIMINATION):
+        raise errors.MirroredFormatError(
+            f"a {request.format} cannot be mirrored: a pair may be drawn"
+        )
+    length, options_of_brackets = _brackets(request)
     if request.mirrored and request.kind == Kind.RECORDS:
         raise errors.MirroredFormatError("only a bots event is mirrored (the server's dice)")
     _check_tiebreaks(request)
@@ -162,7 +177,7 @@ def create(storage: Storage, host: Token, request: EventRequest) -> int:
     setup = EventSetup(
         name=request.name,
         variant=str(variant.id),
-        length=request.length,
+        length=length,
         options=options,
         format=request.format,
         rounds=_rounds(request),
@@ -177,16 +192,72 @@ def create(storage: Storage, host: Token, request: EventRequest) -> int:
         reserve_per_point=request.reserve_per_point if request.kind == Kind.BOTS else None,
         delay=request.delay if request.reserve_per_point and request.kind == Kind.BOTS else None,
         tiebreaks=request.tiebreaks,
+        brackets=options_of_brackets,
     )
     return storage.events.create(setup)
+
+
+def _brackets(request: EventRequest) -> tuple[int, BracketOptions | None]:
+    """The event's length (its first bracket's) and its bracket options, checked: a
+    consolation and a last chance only in a knockout (the last chance with a consolation,
+    of 3 entrants or more), a reset only in a double elimination, lengths only for the
+    brackets the event plays, its first bracket's named."""
+    form = request.format
+    double = form == Format.DOUBLE_ELIMINATION
+    if request.consolation and form != Format.KNOCKOUT:
+        raise errors.BracketsError("a consolation is for a knockout")
+    if request.last_chance and not request.consolation:
+        raise errors.BracketsError("a last chance needs a knockout with a consolation")
+    if request.consolation and len(request.entrants) < 3:
+        raise errors.BracketsError("a consolation needs 3 entrants or more")
+    if request.grand_final_reset is not None and not double:
+        raise errors.BracketsError("grand_final_reset is for a double elimination")
+    played = _played_brackets(request)
+    if isinstance(request.length, int):
+        lengths: tuple[tuple[str, int], ...] = ()
+        length = request.length
+    else:
+        if not played:
+            raise errors.BracketsError(
+                f"a {form} plays one bracket: its length is a number of points"
+            )
+        unknown = sorted(set(request.length) - set(played))
+        if unknown:
+            raise errors.BracketsError(
+                f"this event has no {', '.join(unknown)} bracket (it plays {', '.join(played)})"
+            )
+        if played[0] not in request.length:
+            raise errors.BracketsError(f"length needs the {played[0]} bracket's")
+        length = request.length[played[0]]
+        lengths = tuple((name, request.length[name]) for name in played if name in request.length)
+    if not played:
+        return length, None
+    reset = True if request.grand_final_reset is None else request.grand_final_reset
+    return length, BracketOptions(
+        grand_final_reset=reset if double else True,
+        consolation=request.consolation,
+        last_chance=request.last_chance,
+        lengths=lengths,
+    )
+
+
+def _played_brackets(request: EventRequest) -> list[str]:
+    """The brackets an event plays, its first first (none: a format without brackets)."""
+    if request.format == Format.DOUBLE_ELIMINATION:
+        return [str(name) for name in DOUBLE_BRACKETS]
+    if request.format == Format.KNOCKOUT and request.consolation:
+        return [str(name) for name in KNOCKOUT_BRACKETS[: 3 if request.last_chance else 2]]
+    return []
 
 
 def _check_tiebreaks(request: EventRequest) -> None:
     named = request.tiebreaks
     if named is None:
         return
-    if request.format == Format.KNOCKOUT:
-        raise errors.TiebreaksError("a knockout ranks by the round reached: it has no tie-breaks")
+    if request.format in (Format.KNOCKOUT, Format.DOUBLE_ELIMINATION):
+        raise errors.TiebreaksError(
+            f"a {request.format} ranks by the round reached: it has no tie-breaks"
+        )
     twice = sorted({name for name in named if named.count(name) > 1})
     if twice:
         raise errors.TiebreaksError(f"tie-breaks named twice: {', '.join(twice)}")
@@ -232,11 +303,15 @@ def _rounds(request: EventRequest) -> int:
         if request.rounds is None:
             raise errors.RoundsError("a Swiss needs its number of rounds")
         return request.rounds
-    computed = (
-        round_robin_rounds(count, request.double)
-        if request.format == Format.ROUND_ROBIN
-        else knockout_rounds(count)
-    )
+    if request.format == Format.ROUND_ROBIN:
+        computed = round_robin_rounds(count, request.double)
+    elif request.format == Format.DOUBLE_ELIMINATION:
+        reset = request.grand_final_reset is not False
+        computed = total_rounds(double_elimination(count, reset))
+    elif request.consolation:
+        computed = total_rounds(knockout_brackets(count, True, request.last_chance))
+    else:
+        computed = knockout_rounds(count)
     if request.rounds is not None and request.rounds != computed:
         raise errors.RoundsError(
             f"a {request.format} of {count} has {computed} rounds, not {request.rounds}"

@@ -37,6 +37,7 @@ class Format(StrEnum):
     ROUND_ROBIN = "round-robin"
     SWISS = "swiss"
     KNOCKOUT = "knockout"
+    DOUBLE_ELIMINATION = "double-elimination"
 
 
 class Kind(StrEnum):

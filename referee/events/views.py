@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.events.rounds import table, tiebreak_order
+from referee.events.rounds import bracket_tables, table, tiebreak_order
 from referee.events.service import provisional_seeds
 from referee.events.standings import Standing
-from referee.events.state import EventStatus, Working
+from referee.events.state import EventStatus, Format, Working
 from referee.storage.model import (
     Correction,
     EventSummary,
@@ -63,6 +63,20 @@ def event_json(storage: Storage, stored: StoredEvent) -> dict[str, Any]:
             for number in range(1, stored.round + 1)
         ],
         "standings": [standing_json(line) for line in table(working)],
+        "grand_final_reset": None
+        if setup.format != Format.DOUBLE_ELIMINATION
+        else setup.brackets is None or setup.brackets.grand_final_reset,
+        "consolation": setup.brackets is not None and setup.brackets.consolation,
+        "last_chance": setup.brackets is not None and setup.brackets.last_chance,
+        "brackets": [
+            {
+                "bracket": found.bracket,
+                "length": setup.match_length(found.bracket),
+                "champion": found.champion,
+                "standings": [standing_json(line) for line in found.lines],
+            }
+            for found in bracket_tables(working)
+        ],
     }
 
 
@@ -85,6 +99,7 @@ def pairing_json(pairing: StoredPairing) -> dict[str, Any]:
         "award": award,
         "verdict_id": pairing.verdict_id,
         "dispute": pairing.dispute,
+        "bracket": pairing.bracket,
     }
 
 

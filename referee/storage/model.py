@@ -317,6 +317,30 @@ class EventSetup:
     delay: int | None = None
     tiebreaks: tuple[str, ...] | None = None
     """The standings' tie-breaks in the director's order (EVENTS.md §13; None: §5's)."""
+    brackets: BracketOptions | None = None
+    """A double elimination's or a knockout's bracket options (None: a plain knockout,
+    or another format)."""
+
+    def match_length(self, bracket: str | None) -> int:
+        """The length of a pairing's matches in ``bracket`` (EVENTS.md §13)."""
+        return (
+            self.length if self.brackets is None else self.brackets.length_of(bracket, self.length)
+        )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BracketOptions:
+    """The brackets of an event (EVENTS.md §13): a double elimination's grand final reset,
+    a knockout's consolation and last chance, and each bracket's match length (a bracket
+    not named plays the event's ``length``)."""
+
+    grand_final_reset: bool = True
+    consolation: bool = False
+    last_chance: bool = False
+    lengths: tuple[tuple[str, int], ...] = ()
+
+    def length_of(self, bracket: str | None, default: int) -> int:
+        return dict(self.lengths).get(bracket or "", default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,6 +375,8 @@ class StoredPairing:
     """A disputed pairing's stored record (its verdict)."""
     dispute: str | None = None
     """Why the pairing is disputed."""
+    bracket: str | None = None
+    """The bracket it belongs to (EVENTS.md §13; None: a round robin's or a Swiss's)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ Registered on the pages' blueprint (``referee.web`` imports this module)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from flask import render_template, request, url_for
 from notation.errors import echoed
 from referee.errors import NotFoundError
 from referee.events import rated, service, views
+from referee.events.pairing import knockout_rounds
 from referee.events.state import EventStatus, Format
 from referee.http.auth import requires
 from referee.http.engine import engine
@@ -28,6 +29,7 @@ from referee.scopes import Scope
 from referee.storage.model import EventQuery, EventSummary, PlayerRating, RatingStep
 from referee.storage.stores import Storage
 from referee.web import blueprint
+from referee.web.bracket_views import TITLES, drawn_brackets
 from referee.web.charts import rating_chart
 from referee.web.event_options import shown_options
 from referee.web.pairings import PairingView, bracket, most_points, pairing_view, round_title
@@ -38,7 +40,12 @@ SECTIONS = {
     EventStatus.RUNNING: "Running",
     EventStatus.FINISHED: "Finished",
 }
-FORMATS = {Format.ROUND_ROBIN: "Round robin", Format.SWISS: "Swiss", Format.KNOCKOUT: "Knockout"}
+FORMATS = {
+    Format.ROUND_ROBIN: "Round robin",
+    Format.SWISS: "Swiss",
+    Format.KNOCKOUT: "Knockout",
+    Format.DOUBLE_ELIMINATION: "Double elimination",
+}
 TIEBREAKS = {
     "head_to_head": "Head to head",
     "buchholz": "Buchholz",
@@ -136,7 +143,8 @@ def event_now(opened: Storage, event_id: int) -> dict[str, Any]:
 def event(event_id: int) -> str:
     opened = storage()
     shown = event_now(opened, event_id)
-    knockout = shown["format"] == Format.KNOCKOUT
+    drawn = drawn_brackets(shown, _href)
+    knockout = shown["format"] == Format.KNOCKOUT and not drawn
     titled = knockout and shown["rounds"] > 1
     rounds = [
         RoundView(
@@ -155,12 +163,33 @@ def event(event_id: int) -> str:
         event=shown,
         rounds=rounds,
         bracket=bracket(shown, _href) if knockout else None,
+        brackets=drawn,
+        BRACKET_TITLES=TITLES,
         tiebreaks=[(key, TIEBREAKS.get(key, key.replace("_", " ").capitalize())) for key in breaks],
-        reached=lambda number: reached_words(number, shown["rounds"]),
+        reached=_reached_words_of(shown),
         rated_names=rated_names,
         options=shown_options(shown["options"], shown["length"]),
         refresh=REFRESH_SECONDS.get(shown["status"]),
     )
+
+
+def _reached_words_of(event: dict[str, Any]) -> Callable[[int], str]:
+    """A standing's ``round_reached`` in words: a knockout's in its main bracket (its
+    consolation's rounds come after); a double elimination's the last round played in,
+    the champion's one past it."""
+    if event["format"] != Format.DOUBLE_ELIMINATION:
+        main = knockout_rounds(len(event["entrants"]))
+        return lambda number: reached_words(number, main)
+    lines = event["standings"]
+    top = lines[0]["tiebreaks"].get("round_reached") if lines else None
+    done = event["status"] == EventStatus.FINISHED
+
+    def words(number: int) -> str:
+        if done and number == top:
+            return "Champion"
+        return f"Round {number}" if number else "—"
+
+    return words
 
 
 def reached_words(number: int, rounds: int) -> str:

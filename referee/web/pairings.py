@@ -51,6 +51,7 @@ class PairingView:
     badge: str
     badge_class: str
     links: tuple[Link, ...]
+    bracket: str | None = None
 
 
 def points_text(points: Sequence[int] | None) -> str:
@@ -139,6 +140,7 @@ def pairing_view(pairing: Mapping[str, Any], href: Href, most: int) -> PairingVi
         badge=badge,
         badge_class=badge_class,
         links=pairing_links(pairing, href),
+        bracket=pairing.get("bracket"),
     )
 
 

@@ -3,9 +3,10 @@
 It knows EVENTS.md, LIVE.md and the HTTP API, nothing of the referee's code: its bots are
 its own (they find their matches only on ``GET /v1/bot/stream``, and play them through
 the live API at random), and so is everything it recomputes. Against a real gunicorn
-(two workers) it runs a Swiss of five, a mirrored round robin of four and a knockout of
-five between bots, then a records event (a club night of people: a bot's name is no
-records event's entrant, issue 33) with a dispute and an award, one after the other. From
+(two workers) it runs a Swiss of five, a mirrored round robin of four, a knockout of five
+and a double elimination of four (checked by tests/events/bracket_checker.py) between
+bots, then a records event (a club night of people: a bot's name is no records event's
+entrant, issue 33) with a dispute and an award, one after the other. From
 the stored records (``GET /v1/matches/ID`` as text) and the dice proofs it recomputes every
 result, every pairing and bye (the Berger table, the Swiss rules, the bracket), the seeds,
 every standing and tie-break, and every rating with its history (FIBS, EVENTS.md §8), and
@@ -43,6 +44,7 @@ from typing import Any
 import pytest
 
 from tests.api.support import archive_at
+from tests.events import bracket_checker
 from tests.reliability.test_crash import kill_9
 from tests.server import Server, start, stop, write_token
 
@@ -461,6 +463,9 @@ class Checker:
                     self.check_forfeit(event, played["number"], pairing, ledger)
                 else:
                     self.check_result(event, pairing)
+        if event["brackets"]:  # EVENTS.md §13: tests/events/bracket_checker.py
+            bracket_checker.check(event)
+            return
         self.check_pairings(event, seeds)
         total = event["rounds"]
         knockout = event["format"] == "knockout"
@@ -478,8 +483,9 @@ class Checker:
         wins = {pairing["w"]: 0, pairing["b"]: 0}
         reads = [read_record(self.api.text(f"/v1/matches/{m}")) for m in pairing["match_ids"]]
         assert len(reads) == (2 if event["mirrored"] else 1)
+        length = bracket_checker.lengths(event).get(pairing["bracket"], event["length"])
         for read in reads:
-            assert {read.white, read.black} == set(points) and read.length == event["length"]
+            assert {read.white, read.black} == set(points) and read.length == length
             assert read.winner is not None
             points[read.white] += read.points[0]
             points[read.black] += read.points[1]
@@ -737,6 +743,11 @@ def test_the_independent_checker_agrees_with_every_event(
         )
         checker.run({"name": "Knockout of five", "format": "knockout", "entrants": list(BOTS),
                      **common})  # fmt: skip
+        double = checker.run({"name": "Double elimination of four", "entrants": [*BOTS[:4]],
+                              "format": "double-elimination", **common})  # fmt: skip
+        assert {p["bracket"] for r in double["rounds_played"] for p in r["pairings"]} == {
+            "winners", "losers", "final",
+        }  # fmt: skip
     finally:
         for bot in bots:
             bot.stopped.set()
@@ -758,7 +769,7 @@ def test_the_independent_checker_agrees_with_every_event(
     assert first["verdict_id"] is not None and first["verdict_id"] not in first["match_ids"]
     checker.check_ratings()
     listed = api.get("/v1/events")["events"]
-    assert [e["status"] for e in listed] == ["finished"] * 4
+    assert [e["status"] for e in listed] == ["finished"] * 5
 
 
 # -- issue 27: events that survive what goes wrong ---------------------------------------

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from referee.storage.model import (
+    BracketOptions,
     EventChange,
     EventQuery,
     EventSeat,
@@ -79,6 +80,40 @@ def test_an_events_tiebreaks_are_kept_in_their_order(storage: Storage) -> None:
     setup = replace(SETUP, tiebreaks=("progressive", "head_to_head"))
     event = storage.events.get(storage.events.create(setup))
     assert event is not None and event.setup == setup
+
+
+def test_an_events_brackets_and_each_pairings_bracket_are_kept(storage: Storage) -> None:
+    options = BracketOptions(
+        grand_final_reset=False,
+        consolation=True,
+        last_chance=True,
+        lengths=(("main", 7), ("consolation", 5), ("last_chance", 3)),
+    )
+    setup = replace(SETUP, format="knockout", rounds=4, brackets=options)
+    event_id = storage.events.create(setup)
+    event = storage.events.get(event_id)
+    assert event is not None and event.setup == setup
+    assert event.setup.brackets is not None
+    assert event.setup.brackets.length_of("consolation", 1) == 5
+    assert event.setup.brackets.length_of("winners", 9) == 9  # not named: the default
+    storage.events.save(
+        EventChange(
+            event_id,
+            0,
+            "running",
+            1,
+            pairings=(
+                pairing(1, "alpha", "randy", bracket="main"),
+                pairing(2, "gnubot", "zed", bracket="consolation"),
+            ),
+        )
+    )
+    event = storage.events.get(event_id)
+    assert event is not None
+    assert [p.bracket for p in event.pairings] == ["main", "consolation"]
+    plain = storage.events.get(started(storage))
+    assert plain is not None and plain.setup.brackets is None
+    assert [p.bracket for p in plain.pairings] == [None]
 
 
 def test_an_events_name_is_kept_as_its_tags_write_it_and_finds_its_matches(

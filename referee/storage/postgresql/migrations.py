@@ -373,6 +373,15 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX bot_streams_seen ON bot_streams (seen_at);
         """,
     ),
+    (
+        # An event's bracket options (EVENTS.md §13), a JSON object, NULL for none, and
+        # each pairing's bracket, NULL outside brackets: SQLite's 0013_brackets.
+        "0009_brackets",
+        """
+        ALTER TABLE events ADD COLUMN brackets text;
+        ALTER TABLE event_pairings ADD COLUMN bracket text;
+        """,
+    ),
 )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from referee.storage.model import (
+    BracketOptions,
     Correction,
     EventChange,
     EventInPlay,
@@ -36,7 +37,8 @@ SETUP_COLUMNS = (
 """The setup's fields stored as they are, each in the column of its name."""
 PAIRING_COLUMNS = (
     "event_id, round, table_no, white, black, status, live_ids, match_ids, winner,"
-    " points_w, points_b, termination, terminations, draw, award, verdict_id, dispute"
+    " points_w, points_b, termination, terminations, draw, award, verdict_id, dispute,"
+    " bracket"
 )
 UNDECIDED = ("pending", "playing", "disputed")
 """The statuses of a pairing without a result."""
@@ -259,6 +261,7 @@ def new_event_row(setup: EventSetup) -> dict[str, object]:
         name=event_name(setup.name),
         options=json.dumps(setup.options),
         tiebreaks=None if setup.tiebreaks is None else json.dumps(list(setup.tiebreaks)),
+        brackets=brackets_text(setup.brackets),
         double=setup.double,
         mirrored=setup.mirrored,
         rated=setup.rated,
@@ -368,6 +371,7 @@ def pairing_row(event_id: int, pairing: StoredPairing) -> tuple[Any, ...]:
         pairing.award,
         pairing.verdict_id,
         pairing.dispute,
+        pairing.bracket,
     )
 
 
@@ -389,6 +393,7 @@ def stored_pairing(row: Row) -> StoredPairing:
         award=row["award"],
         verdict_id=row["verdict_id"],
         dispute=row["dispute"],
+        bracket=row["bracket"],
     )
 
 
@@ -397,9 +402,34 @@ def stored_setup(row: Row, entrants: tuple[str, ...]) -> EventSetup:
         **{name: row[name] for name in SETUP_COLUMNS},
         options=json.loads(row["options"]),
         tiebreaks=None if row["tiebreaks"] is None else tuple(json.loads(row["tiebreaks"])),
+        brackets=None if row["brackets"] is None else stored_brackets(row["brackets"]),
         double=bool(row["double"]),
         entrants=entrants,
         mirrored=bool(row["mirrored"]),
         rated=bool(row["rated"]),
         host_token_id=row["host_token_id"],
+    )
+
+
+def brackets_text(options: BracketOptions | None) -> str | None:
+    """An event's bracket options as stored: a JSON object (None: none)."""
+    if options is None:
+        return None
+    return json.dumps(
+        {
+            "grand_final_reset": options.grand_final_reset,
+            "consolation": options.consolation,
+            "last_chance": options.last_chance,
+            "lengths": dict(options.lengths),
+        }
+    )
+
+
+def stored_brackets(text: str) -> BracketOptions:
+    found = json.loads(text)
+    return BracketOptions(
+        grand_final_reset=bool(found["grand_final_reset"]),
+        consolation=bool(found["consolation"]),
+        last_chance=bool(found["last_chance"]),
+        lengths=tuple((str(name), int(length)) for name, length in found["lengths"].items()),
     )

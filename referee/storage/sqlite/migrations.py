@@ -364,6 +364,14 @@ def _create_challenges(db: Utilities) -> None:
         db.execute(statement)
 
 
+@migrations(name="0013_brackets")
+def _add_brackets(db: Utilities) -> None:
+    """An event's bracket options (EVENTS.md §13: a JSON object, NULL for none) and each
+    pairing's bracket (NULL outside brackets); PostgreSQL's 0009_brackets."""
+    db.execute("ALTER TABLE events ADD COLUMN brackets TEXT")
+    db.execute("ALTER TABLE event_pairings ADD COLUMN bracket TEXT")
+
+
 def prepare(path: Path) -> None:
     """WAL mode and migrations, at start, outside any transaction.
 
