@@ -82,8 +82,12 @@ lint: dev
 # leaves it out, and the modules whose tests open no archive (request loading, the plays
 # endpoints, pairing, standings and ratings as pure functions) or only a gunicorn's own
 # SQLite file (the challenges' bots).
-TEST_WORKERS ?= 3
+# The suite's processes; the engine and PostgreSQL runs, which end well before it, take
+# fewer (too many at once on two cores only queue for them).
+TEST_WORKERS ?= 4
+SIDE_WORKERS ?= 2
 PARALLEL := -n $(TEST_WORKERS) --dist loadgroup
+SIDE := -n $(SIDE_WORKERS) --dist loadgroup
 POSTGRESQL_TESTS := tests/api tests/events tests/challenges --ignore=tests/api/test_loading.py \
 	--ignore=tests/api/test_plays_api.py --ignore=tests/events/test_pairing.py \
 	--ignore=tests/events/test_standings.py --ignore=tests/events/test_ratings.py \
@@ -97,16 +101,16 @@ test: dev
 	$(MAKE) --no-print-directory test-alone
 
 test-suite: dev
-	$(BIN)/pytest $(PARALLEL) -m "not alone"
+	$(BIN)/python -m pytest $(PARALLEL) -m "not alone"
 
 test-engine: dev
-	NARDY_REFEREE_ENGINE=python $(BIN)/pytest -q $(PARALLEL) $(ENGINE_TESTS)
+	NARDY_REFEREE_ENGINE=python $(BIN)/python -m pytest -q $(SIDE) $(ENGINE_TESTS)
 
 test-postgresql: dev
-	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/pytest -q $(PARALLEL) $(POSTGRESQL_TESTS)
+	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q $(SIDE) $(POSTGRESQL_TESTS)
 
 test-alone: dev
-	$(BIN)/pytest -q -m alone
+	$(BIN)/python -m pytest -q -m alone
 
 serve: install
 	@echo "make: starting gunicorn ($(WORKERS) workers) on http://$(HOST):$(PORT)"

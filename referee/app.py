@@ -13,6 +13,7 @@ from flask import Flask
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from referee import api, web
+from referee.challenges import service as challenges
 from referee.http.bodies import check_body
 from referee.http.limits import Buckets, limits_config
 from referee.http.problems import register_problem_handlers
@@ -43,6 +44,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         **streams_config(),
     )
     app.config.update(config or {})
+    challenges.check_settings()  # a wrong challenge limit stops the start, not a request
     counters = SharedCounters()  # made before gunicorn forks: shared by every worker
     app.extensions["rate_buckets"] = Buckets(counters)
     init_streams(app, counters)

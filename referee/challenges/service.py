@@ -56,13 +56,32 @@ JOIN_SECONDS = 300
 DAY_SECONDS = 86_400.0
 
 
-def setting(name: str, default: float) -> float:
-    """An operator's setting ``NARDY_REFEREE_<name>``, read now."""
-    return float(os.environ.get(f"NARDY_REFEREE_{name}", default))
+SETTINGS = {"CHALLENGE_SECONDS": 60.0, "CHALLENGES_PER_TOKEN": 10.0, "RATED_PER_PAIR_DAY": 10.0}
+"""The operator's settings ``NARDY_REFEREE_<name>`` and their defaults (docs/operations.md)."""
+
+
+def setting(name: str) -> float:
+    """An operator's setting ``NARDY_REFEREE_<name>``, read now; a number, 0 or more, or
+    ValueError saying which setting is wrong (``check_settings`` at start-up)."""
+    text = os.environ.get(f"NARDY_REFEREE_{name}")
+    try:
+        value = SETTINGS[name] if text is None else float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:  # NaN too
+        raise ValueError(f"NARDY_REFEREE_{name} must be a number, 0 or more, not {text!r}")
+    return value
+
+
+def check_settings() -> None:
+    """Read every setting once, so that a wrong one stops the server as it starts rather
+    than failing the first challenge."""
+    for name in SETTINGS:
+        setting(name)
 
 
 def challenge_seconds() -> float:
-    return setting("CHALLENGE_SECONDS", 60)
+    return setting("CHALLENGE_SECONDS")
 
 
 def bots(storage: Storage) -> dict[str, Token]:
@@ -94,7 +113,7 @@ def create(storage: Storage, bot: Token, body: dict[str, Any]) -> StoredChalleng
     once when the opponent has a policy."""
     now = time.time()
     challenger = bot.name or ""
-    if storage.challenges.open_count(bot.id, now) >= setting("CHALLENGES_PER_TOKEN", 10):
+    if storage.challenges.open_count(bot.id, now) >= setting("CHALLENGES_PER_TOKEN"):
         raise TooManyChallengesError(
             "this token has as many open challenges as it may; wait for their answers",
             ratelimit={"key": "challenges", "seconds": 10},
@@ -113,7 +132,7 @@ def create(storage: Storage, bot: Token, body: dict[str, Any]) -> StoredChalleng
     if terms.rated:
         since = now - DAY_SECONDS
         if storage.challenges.rated_between(challenger, opponent, since) >= setting(
-            "RATED_PER_PAIR_DAY", 10
+            "RATED_PER_PAIR_DAY"
         ):
             raise pair_limit_error(challenger, opponent)
     policy = storage.challenges.policy(opponent)
@@ -216,7 +235,7 @@ def accept(
     acceptance that lost the race (an answer or the lapse came first, or the bot became
     busy meanwhile) is aborted, so a challenge becomes one live match at most."""
     found = _answerable(storage, challenge_id, by)
-    pair_limit = int(setting("RATED_PER_PAIR_DAY", 10)) if found.terms.rated else None
+    pair_limit = int(setting("RATED_PER_PAIR_DAY")) if found.terms.rated else None
     host = bots(storage).get(found.challenger)
     if host is None:
         return decline(storage, challenge_id, by, "challenger_gone")

@@ -313,3 +313,16 @@ def test_the_challenger_cancels_an_open_challenge(site: Site) -> None:
     assert_problem(site.client.post(f"{path}/accept", headers=auth(site, "b2")), 409)
     assert_problem(site.client.post(f"{path}/cancel", headers=auth(site, "b1")), 409)
     assert site.storage.challenges.open_count(site.bots["b1"].id, time.time()) == 0
+
+
+@pytest.mark.parametrize("value", ["ten", "-5", "nan"])
+def test_a_wrong_challenge_setting_stops_the_start(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    from referee.app import create_app
+
+    monkeypatch.setenv("NARDY_REFEREE_CHALLENGES_PER_TOKEN", value)
+    with pytest.raises(
+        ValueError, match="NARDY_REFEREE_CHALLENGES_PER_TOKEN must be a number, 0 or more"
+    ):
+        create_app()
