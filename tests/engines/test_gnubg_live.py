@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from referee.engines.bridge import BridgeStopped, EngineStrategy, play_engine_ma
 from referee.engines.fibs import NotBackgammonError
 from referee.engines.gnubg import GnubgExternal
 from referee.engines.ubgi import UbgiEngine
-from referee.live.bot import LiveClient, RandomStrategy, play_match
+from referee.live.bot import EventsBot, LiveClient, RandomStrategy, play_match, strategy_player
 from tests.engines.gnubg import run_batch
 from tests.engines.live_play import engine_match
 from tests.live.harness import Tokens, create, token_of
@@ -164,6 +165,43 @@ def test_the_command(setup: Setup, gnubg: GnubgExternal) -> None:
     assert bot.returncode == 0
     assert json.loads(out) == {key: final[key] for key in ("id", "status", "score", "winner")}
     assert final["status"] == "finished"
+
+
+def test_the_engine_takes_a_challenge_by_its_policy(setup: Setup, gnubg: GnubgExternal) -> None:
+    """``nardy-referee bot --engine gnubg:HOST:PORT --name alice --accept POLICY``: gnubg's
+    bot sets its policy, takes the random bot's challenge at once and plays its match."""
+    server, tokens = setup
+    gnubg.close()  # gnubg takes one controller at a time: the command's, now
+    command = [sys.executable, "-m", "referee.cli", "bot", "--url", server.base,
+               "--token", tokens.alice, "--name", "alice", "--matches", "1",
+               "--accept", '{"accept": ["bob"]}',
+               "--engine", f"gnubg:127.0.0.1:{gnubg.port}"]  # fmt: skip
+    bot = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        deadline = time.monotonic() + 60
+        while not any(  # its policy set and its stream open
+            found["name"] == "alice" and found["policy"] is not None
+            for found in server.json("GET", "/v1/bots/online")
+        ):
+            assert time.monotonic() < deadline and bot.poll() is None, "alice never came online"
+            time.sleep(0.05)
+        challenger = EventsBot(
+            server.base, tokens.bob, strategy_player(RandomStrategy(random.Random(2))), 1
+        )
+        thread = threading.Thread(target=challenger.run, daemon=True)
+        thread.start()
+        body = {"opponent": "alice", "variant": "backgammon", "length": 1}
+        made = server.json("POST", "/v1/challenges", body, tokens.bob)
+        assert made["status"] == "accepted", made
+        out, _ = bot.communicate(timeout=300)
+        thread.join(timeout=60)
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+    assert bot.returncode == 0
+    (final,) = challenger.done
+    assert json.loads(out) == {key: final[key] for key in ("id", "status", "score", "winner")}
+    assert final["id"] == made["live_id"] and final["status"] == "finished"
 
 
 def test_a_live_match_exports_with_its_dice_tags(
