@@ -88,8 +88,8 @@ def bot_stream() -> Response:
         online = Online(watching, name)
         try:
             for found in matches_for(watching, name, check):
-                online.still()
                 yield "\n" if found is None else json.dumps(found) + "\n"
+                online.still()  # after the line: a write may wait for the archive's lock
         finally:
             online.left()
             watching.close()
