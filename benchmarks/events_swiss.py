@@ -8,7 +8,10 @@ each round's, the bots' matches (finished, failed), the server's actions/s (``PO
 .../actions`` answered, from the access log, over the run) and its requests/s, the 5xx
 count, checks that every pairing finished with a stored record, and how long after each
 round's last match ended the event's stream (``GET /v1/events/{id}/stream``, what the
-event page follows) showed the round finished.
+event page follows) showed the round finished, and how long after a live match's
+announcement was stored its line reached each of its two bots' stream readers (p50 and
+p99 over every line of the run: the announcement's moment is when a reader of the archive
+polling every ``WATCH_SECONDS`` first saw it, so up to that much late).
 Not run in CI. Run with ``.venv/bin/python benchmarks/events_swiss.py [BOTS [ROUNDS]]``.
 """
 
@@ -17,11 +20,13 @@ from __future__ import annotations
 import json
 import math
 import random
+import sqlite3
 import sys
 import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +40,53 @@ ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else math.ceil(math.log2(BOTS))
 WORKERS = 2
 THREADS = 320
 LIMIT_SECONDS = 3600.0
+WATCH_SECONDS = 0.001
 ENV = {
     "GUNICORN_CMD_ARGS": f"--worker-class gthread --threads {THREADS}",
     "NARDY_REFEREE_EVENTS_POLL": "0.2",
 }
+
+
+class TimedBot(EventsBot):
+    """An ``EventsBot`` that notes when each match line reached its stream reader
+    (``arrived``: live id to ``time.monotonic()``, the first time only)."""
+
+    arrived: dict[int, float]
+
+    def announcements(self) -> Iterator[dict[str, Any]]:
+        for line in super().announcements():
+            if line.get("type") == "match" and "live_id" in line:
+                self.arrived.setdefault(int(line["live_id"]), time.monotonic())
+            yield line
+
+
+class Announcements(threading.Thread):
+    """When each live match's announcement was first seen stored in the archive
+    (``stored``: live id to ``time.monotonic()``), read every ``WATCH_SECONDS``."""
+
+    def __init__(self, database: Path) -> None:
+        super().__init__(daemon=True)
+        self.database = database
+        self.stored: dict[int, float] = {}
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        connection = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)
+        last = 0
+        try:
+            while not self.stopped.wait(WATCH_SECONDS):
+                try:
+                    rows = connection.execute(
+                        "SELECT seq, live_id FROM event_live WHERE seq > ? ORDER BY seq", [last]
+                    ).fetchall()
+                except sqlite3.OperationalError:
+                    continue  # busy: look again
+                now = time.monotonic()
+                for seq, live_id in rows:
+                    self.stored.setdefault(live_id, now)
+                    last = max(last, seq)
+        finally:
+            connection.close()
 
 
 def main() -> None:
@@ -49,7 +97,7 @@ def main() -> None:
     secrets = {name: write_token(database, name, "play") for name in names}
     server = start(database, WORKERS, folder / "server.log", ENV)
     try:
-        elapsed, event, done = run(server, host, secrets)
+        elapsed, event, done = run(server, host, secrets, database)
     finally:
         stop(server, kill=True)  # the bots' streams stay open: no graceful stop
     log = (folder / "server.log").read_text().splitlines()
@@ -69,7 +117,7 @@ def main() -> None:
 
 
 def run(
-    server: Server, host: str, secrets: dict[str, str]
+    server: Server, host: str, secrets: dict[str, str], database: Path
 ) -> tuple[float, dict[str, Any], list[dict[str, Any]]]:
     body = {
         "name": f"Swiss of {BOTS}",
@@ -89,7 +137,7 @@ def run(
         ended[state["id"]] = time.monotonic()
 
     bots = [
-        EventsBot(
+        TimedBot(
             server.base,
             secret,
             strategy_player(RandomStrategy(random.Random(seed))),
@@ -97,6 +145,10 @@ def run(
         )
         for seed, secret in enumerate(secrets.values())
     ]
+    for bot in bots:
+        bot.arrived = {}
+    watcher = Announcements(database)
+    watcher.start()
     streamed: list[tuple[float, dict[str, Any]]] = []
     follower = threading.Thread(target=follow, args=(server, created["id"], streamed), daemon=True)
     follower.start()
@@ -119,7 +171,10 @@ def run(
     elapsed = time.perf_counter() - started
     done = [final for bot in bots for final in bot.done]
     follower.join(timeout=30)
+    watcher.stopped.set()
+    watcher.join(timeout=5)
     report_stream(event, ended, streamed)
+    report_announcements(watcher.stored, bots)
     return elapsed, event, done
 
 
@@ -154,6 +209,24 @@ def report_stream(
         print(
             f"event stream: a round shown finished {min(delays):.2f} to {max(delays):.2f} s"
             f" after its last match ended ({len(delays)} rounds, {len(lines)} lines)"
+        )
+
+
+def report_announcements(stored: dict[int, float], bots: list[TimedBot]) -> None:
+    """From each live match's announcement stored to its line at each bot's reader."""
+    delays = sorted(
+        at - stored[live_id]
+        for bot in bots
+        for live_id, at in bot.arrived.items()
+        if live_id in stored
+    )
+    if delays:
+        p50 = delays[len(delays) // 2]
+        p99 = delays[min(len(delays) - 1, math.ceil(len(delays) * 0.99) - 1)]
+        print(
+            f"bot stream: a match's line {p50 * 1000:.0f} ms at p50, {p99 * 1000:.0f} ms at"
+            f" p99, {delays[-1] * 1000:.0f} ms at most after its announcement was stored"
+            f" ({len(delays)} lines, {len(stored)} matches announced)"
         )
 
 

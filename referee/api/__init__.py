@@ -39,6 +39,5 @@ def register(app: Flask) -> None:
     """The API's blueprints and what the live matches need at start."""
     live.init_live(app)
     events.init_events(app)
-    bot.init_bot(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)

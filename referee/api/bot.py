@@ -9,12 +9,12 @@ import secrets
 import time
 from collections.abc import Iterator
 
-from flask import Blueprint, Flask, Response, current_app
+from flask import Blueprint, Response, current_app
 from marshmallow import Schema, fields, validate
 
 from referee.challenges.service import KEEPALIVE_SECONDS
 from referee.errors import RefereeError
-from referee.events.stream import POLL_SECONDS, AnnouncementBoard, matches_for
+from referee.events.stream import matches_for
 from referee.http.auth import token_holder
 from referee.http.streams import StreamGuard, admit_stream
 from referee.scopes import Scope
@@ -81,15 +81,15 @@ def bot_stream() -> Response:
     guard = admit_stream(f"bot/{bot.id}", bot)  # 429 / 503 as every stream (http/streams)
     current_app.extensions["event_keeper"].ensure_started()  # their results come this way
     name = bot.name or ""
-    location, board = current_app.config["DATABASE"], current_app.extensions["bot_board"]
+    location = current_app.config["DATABASE"]
 
     def lines(check: StreamGuard) -> Iterator[str]:
         watching = open_storage(location)  # its own: the stream outlives the request
         online = Online(watching, name)
         try:
-            for found in matches_for(watching, name, board, check):
-                online.still()
+            for found in matches_for(watching, name, check):
                 yield "\n" if found is None else json.dumps(found) + "\n"
+                online.still()  # after the line: a write may wait for the archive's lock
         finally:
             online.left()
             watching.close()
@@ -120,11 +120,3 @@ class Online:
     def left(self) -> None:
         with contextlib.suppress(RefereeError, StorageError):
             self.storage.challenges.left(self.key)
-
-
-def init_bot(app: Flask) -> None:
-    """``NARDY_REFEREE_BOT_POLL``: how often (seconds) the bot streams look for news."""
-    import os
-
-    poll = float(os.environ.get("NARDY_REFEREE_BOT_POLL", str(POLL_SECONDS)))
-    app.extensions["bot_board"] = AnnouncementBoard(app.config["DATABASE"], poll)

@@ -3,79 +3,32 @@ bot is to play, those already waiting first, then each as soon as it exists; and
 for every challenge to it while it is open, and for the live match of every challenge of
 it that was accepted (EVENTS.md §14).
 
-Decision: a live match that does not exist yet has no version for the live matches'
-change board to watch, so announcements get a board of their own with the same design:
-one thread per process reads one number, the last announcement's ``seq``
-(``EventStore.last_announcement``) and the last challenge news's added (``news_count``),
-every ``poll`` seconds, and wakes every bot stream when it grows; each stream then reads
-its own new announcements. A quiet bot costs a sleeping thread, and two hundred bots cost
-two queries a poll, not two hundred.
+Decision: a live match that does not exist yet has no version to watch, so the bot
+streams wait on the storage's change feed (``Storage.feed``, topic ``bots``) for two
+counters of their own: the last announcement's ``seq`` (``EventStore.last_announcement``)
+and the last challenge news's (``ChallengeStore.last_news``). On PostgreSQL every
+transaction that adds to either notifies (``LISTEN/NOTIFY``, whichever instance made it);
+on SQLite the feed's one thread per process reads both every ``NARDY_REFEREE_BOT_POLL``
+seconds while a bot stream waits. When either grows, every waiting bot stream reads its
+own new announcements and news. A quiet bot costs a sleeping thread, and two hundred bots
+cost no query while nothing happens (PostgreSQL) or two a poll (SQLite), not two hundred.
 """
 
 from __future__ import annotations
 
-import os
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 from referee.challenges import rules
+from referee.errors import ArchiveBusyError, NotReadyError
 from referee.live.model import LiveMatch
-from referee.live.stream import ALWAYS, StreamCheck
-from referee.storage import Location, open_storage
+from referee.live.stream import ALWAYS, OUTAGE_LOOK_SECONDS, StreamCheck
 from referee.storage.challenge_model import ChallengeNews
-from referee.storage.model import EventLive
+from referee.storage.model import ANNOUNCEMENTS, BOTS_TOPIC, CHALLENGE_NEWS, EventLive
 from referee.storage.stores import Storage
 
-POLL_SECONDS = 0.1
 KEEPALIVE_SECONDS = 10.0
-
-
-class AnnouncementBoard:
-    """Wakes the bot streams of one process when a live match is announced."""
-
-    def __init__(self, location: Location, poll: float = POLL_SECONDS) -> None:
-        self.location = location
-        self.poll = poll
-        self.latest = -1
-        self.condition = threading.Condition()
-        self.poller_pid: int | None = None
-
-    def wait(self, mark: int, timeout: float) -> bool:
-        """Whether an announcement after ``mark`` was made within ``timeout``."""
-        with self.condition:
-            if self.poller_pid != os.getpid():  # started lazily, in the serving process
-                self.poller_pid = os.getpid()
-                threading.Thread(target=self._poll, name="bot-board", daemon=True).start()
-            return self.condition.wait_for(lambda: self.latest > mark, timeout)
-
-    def _poll(self) -> None:
-        try:
-            storage = open_storage(self.location)
-        except Exception:  # no archive here (a test's, removed): nothing to watch
-            with self.condition:
-                self.poller_pid = None
-            return
-        try:
-            while True:
-                time.sleep(self.poll)
-                try:
-                    latest = news_count(storage)
-                except Exception:  # a busy or briefly unavailable archive: look again
-                    continue
-                if latest != self.latest:
-                    with self.condition:
-                        self.latest = latest
-                        self.condition.notify_all()
-        finally:
-            storage.close()
-
-
-def news_count(storage: Storage) -> int:
-    """What the board watches: the last announcement's ``seq`` and the last challenge
-    news's, added (each only grows, so their sum grows whenever either does)."""
-    return storage.events.last_announcement() + storage.challenges.last_news()
 
 
 def line(entry: EventLive, name: str) -> dict[str, Any]:
@@ -150,24 +103,38 @@ def _new_lines(
 
 
 def matches_for(
-    storage: Storage, name: str, board: AnnouncementBoard, check: StreamCheck | None = None
+    storage: Storage, name: str, check: StreamCheck | None = None
 ) -> Iterator[dict[str, Any] | None]:
     """Every live match ``name`` is to play and has not finished: those announced already
     first, then each new one; None after ``KEEPALIVE_SECONDS`` without one. Ends as soon
-    as ``check`` says the stream may not go on (a revoked token, a worker stopping)."""
+    as ``check`` says the stream may not go on (a revoked token, a worker stopping).
+    It reads when the feed says there may be news, and after every keep-alive. While the
+    archive cannot be read (busy, its server restarting) it looks again every
+    ``OUTAGE_LOOK_SECONDS``, keep-alives going on."""
     check = check or ALWAYS
     marks = [0, 0]
     sent: set[tuple[str, int]] = set()
+    last_line = time.monotonic()
     while True:
-        yield from _new_lines(storage, name, marks, sent)
-        mark = marks[0] + marks[1]
-        last_line = time.monotonic()
-        while check.alive(storage):
+        try:
+            for found in _new_lines(storage, name, marks, sent):
+                last_line = time.monotonic()
+                yield found
+            read = True
+        except (ArchiveBusyError, NotReadyError):
+            read = False  # wait it out: what was sent is not sent again
+        while True:
+            if not check.alive(storage):
+                return
             left = last_line + KEEPALIVE_SECONDS - time.monotonic()
-            if left <= 0:
+            if left <= 0:  # and read again: nothing a feed could miss waits longer
                 last_line = time.monotonic()
                 yield None
-            elif board.wait(mark, check.wait_seconds(left)):
                 break
-        else:
-            return
+            wait = check.wait_seconds(left)
+            if not read:
+                time.sleep(max(min(wait, OUTAGE_LOOK_SECONDS), 0.0))
+                break
+            seen = {ANNOUNCEMENTS: marks[0], CHALLENGE_NEWS: marks[1]}
+            if storage.feed.wait_any(BOTS_TOPIC, seen, wait):
+                break

@@ -392,6 +392,11 @@ class ChangeFeed(Protocol):
         asked (it has just started, or lost storage and found it again): the caller reads
         again. False: nothing moved in ``timeout``."""
 
+    def wait_any(self, topic: Topic, seen: Mapping[int, int], timeout: float) -> bool:
+        """``wait`` on several counters of ``topic`` at once (``seen``: the value read of
+        each key): whether any moved within ``timeout`` seconds (or the feed may have
+        missed a change)."""
+
 
 class Connection(Protocol):
     """What a backend's connection answers for beyond its stores."""
@@ -465,12 +470,25 @@ class FeedWaiters:
         self.lock = threading.Lock()
         self.waiting: dict[tuple[Topic, int], list[Waiter]] = {}
 
-    def enter(self, topic: Topic, key: int, seen: int) -> Waiter:
-        """Wait from now on the counter of ``key`` (``Waiter.wait``, then ``leave``)."""
-        waiter = Waiter(topic, key, seen, threading.Event())
+    def enter(
+        self, topic: Topic, key: int, seen: int, event: threading.Event | None = None
+    ) -> Waiter:
+        """Wait from now on the counter of ``key`` (``Waiter.wait``, then ``leave``); with
+        ``event``, one that other waiters share (``enter_all``)."""
+        waiter = Waiter(topic, key, seen, event or threading.Event())
         with self.lock:
             self.waiting.setdefault((topic, key), []).append(waiter)
         return waiter
+
+    def enter_all(self, topic: Topic, seen: Mapping[int, int]) -> list[Waiter]:
+        """Wait from now on each counter of ``seen`` (key: the value read), all sharing
+        one event: whichever moves wakes the first's ``wait`` (then ``leave_all``)."""
+        event = threading.Event()
+        return [self.enter(topic, key, value, event) for key, value in seen.items()]
+
+    def leave_all(self, waiters: list[Waiter]) -> None:
+        for waiter in waiters:
+            self.leave(waiter)
 
     def leave(self, waiter: Waiter) -> None:
         with self.lock:

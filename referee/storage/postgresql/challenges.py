@@ -13,8 +13,10 @@ from typing import Any
 import psycopg
 from psycopg.rows import DictRow
 
+from referee.storage.model import CHALLENGE_NEWS
 from referee.storage.postgresql.database import Database, marked
 from referee.storage.postgresql.events import SEQ_LOCK
+from referee.storage.postgresql.feed import notify_bot_news
 from referee.storage.sqlite.challenges import ChallengeSql
 
 NEWS_LOCK = 0x6E617264_79000003
@@ -36,6 +38,11 @@ class PostgresChallenges(ChallengeSql):
 
     def execute(self, connection: Any, sql: str, arguments: Sequence[object]) -> Any:
         return connection.execute(marked(sql), list(arguments))
+
+    def _news(self, connection: Any, rows: list[tuple[object, ...]]) -> None:
+        super()._news(connection, rows)
+        if rows:  # the bot streams hear of it on commit (postgresql/feed.py)
+            notify_bot_news(connection, CHALLENGE_NEWS, "challenge_news")
 
     def ledger_lock(self, connection: Any) -> None:
         connection.execute("SELECT pg_advisory_xact_lock(%s)", [SEQ_LOCK])

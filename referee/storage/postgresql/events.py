@@ -13,9 +13,9 @@ from typing import Any
 import psycopg
 from psycopg.rows import DictRow
 
-from referee.storage.model import EventChange, EventSetup
+from referee.storage.model import ANNOUNCEMENTS, EventChange, EventSetup
 from referee.storage.postgresql.database import Database, marked
-from referee.storage.postgresql.feed import CHANNEL
+from referee.storage.postgresql.feed import CHANNEL, notify_bot_news
 from referee.storage.shared import timestamp
 from referee.storage.sqlite.events import (
     ENTRANT_INSERT,
@@ -74,6 +74,8 @@ class PostgresEvents(EventReads):
                 "SELECT pg_notify(%s, %s)",
                 [CHANNEL, f"event {change.event_id} {change.version + 1}"],
             )
+            if any(pairing.live_ids for pairing in change.pairings):  # maybe announced
+                notify_bot_news(connection, ANNOUNCEMENTS, "event_live")
 
 
 def many(connection: psycopg.Connection[DictRow]) -> Many:

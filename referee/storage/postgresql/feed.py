@@ -3,7 +3,9 @@ the pool, fanning out to the waiters of that process.
 
 Every change of a live match sends ``NOTIFY nardy_referee_changes, 'live ID VERSION'`` in
 its own transaction (a trigger on ``live_matches``, migration ``0004_live_notify``), and
-every change of an event ``'event ID VERSION'`` (``PostgresEvents.save``), so a
+every change of an event ``'event ID VERSION'`` (``PostgresEvents.save``), and every new
+announcement to the bots ``'bots 0 SEQ'`` and news of a challenge ``'bots 1 SEQ'`` (the
+last ``seq`` of each, ``notify_bot_news``, sent under the lock that numbers them), so a
 notification arrives only once the change is committed, from whichever instance made it,
 and carries no more than the topic, the key and the counter: the waiter reads the rows
 itself. The listener keeps the last counter heard of each key (the most recent
@@ -24,6 +26,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Mapping
 from contextlib import suppress
 from typing import cast, get_args
 
@@ -31,7 +34,7 @@ import psycopg
 from psycopg.rows import DictRow
 
 from referee.errors import NotReadyError
-from referee.storage.model import Topic
+from referee.storage.model import BOTS_TOPIC, Topic
 from referee.storage.postgresql.database import connect
 from referee.storage.stores import FeedWaiters
 
@@ -64,6 +67,9 @@ class PostgresFeed:
         self.threads = threading.local()
 
     def wait(self, topic: Topic, key: int, seen: int, timeout: float) -> bool:
+        return self.wait_any(topic, {key: seen}, timeout)
+
+    def wait_any(self, topic: Topic, seen: Mapping[int, int], timeout: float) -> bool:
         with self.lock:
             if not self.started:
                 self.started = True
@@ -74,14 +80,15 @@ class PostgresFeed:
                 return True
             if self._saw_generation():
                 return True  # it may have read before this connection listened
-            heard = self.latest.get((topic, key))
-            if heard is not None and heard > seen:
-                return True
-            waiter = self.waiters.enter(topic, key, seen)
+            for key, read in seen.items():
+                heard = self.latest.get((topic, key))
+                if heard is not None and heard > read:
+                    return True
+            waiters = self.waiters.enter_all(topic, seen)
         try:
-            return waiter.wait(timeout)
+            return waiters[0].wait(timeout)
         finally:
-            self.waiters.leave(waiter)
+            self.waiters.leave_all(waiters)
 
     def _saw_generation(self) -> bool:
         """Whether this thread last waited under another connection (self.lock held)."""
@@ -154,6 +161,16 @@ class PostgresFeed:
             while len(self.latest) > REMEMBERED:
                 self.latest.popitem(last=False)
         self.waiters.moved(named, parsed[0], parsed[1])
+
+
+def notify_bot_news(connection: psycopg.Connection[DictRow], key: int, table: str) -> None:
+    """Tell the bot streams of news (``key``: ``ANNOUNCEMENTS`` or ``CHALLENGE_NEWS``) in
+    the transaction that added it to ``table``, under the advisory lock that numbers its
+    rows: the ``seq`` each notification carries only grows."""
+    connection.execute(
+        f"SELECT pg_notify(%s, %s || (SELECT coalesce(max(seq), 0) FROM {table}))",
+        [CHANNEL, f"{BOTS_TOPIC} {key} "],
+    )
 
 
 _lock = threading.Lock()
