@@ -857,24 +857,26 @@ def test_the_checker_agrees_with_a_double_elimination_consolations_and_a_swiss_o
     checker.check_ratings()
 
 
-def brackets_and_tiebreaks(checker: Checker) -> None:
+def brackets_and_tiebreaks(checker: Checker, timeout: float = 240) -> None:
     """The three events of issue 30 between b1 … b9 (their bots following), each checked
-    from its records and results, with what the contract says of each."""
+    from its records and results, with what the contract says of each; ``timeout``: how
+    long each may take to finish."""
     common = {"variant": "backgammon", "length": 1, "kind": "bots", "move_seconds": 30}
     double = checker.run({"name": "Double elimination of six", "entrants": [*NINE[:6]],
-                          "format": "double-elimination", **common})  # fmt: skip
+                          "format": "double-elimination", **common}, timeout=timeout)  # fmt: skip
     assert {p["bracket"] for r in double["rounds_played"] for p in r["pairings"]} == {
         "winners", "losers", "final",
     }  # fmt: skip
     lengths = {"main": 3, "consolation": 1, "last_chance": 1}
     knockout = checker.run({"name": "Knockout of eight, three brackets", "format": "knockout",
                             "entrants": [*NINE[:8]], **common, "length": lengths,
-                            "consolation": True, "last_chance": True})  # fmt: skip
+                            "consolation": True, "last_chance": True}, timeout=timeout)  # fmt: skip
     assert bracket_checker.lengths(knockout) == lengths
     assert all(b["champion"] is not None for b in knockout["brackets"])
     order = ["head_to_head", "median_buchholz", "progressive"]
     swiss = checker.run({"name": "Swiss of nine", "format": "swiss", "rounds": 4,
-                         "entrants": list(NINE), "tiebreaks": order, **common})  # fmt: skip
+                         "entrants": list(NINE), "tiebreaks": order, **common},
+                        timeout=timeout)  # fmt: skip
     assert swiss["tiebreaks"] == order and len(swiss["rounds_played"]) == 4
     assert all(set(s["tiebreaks"]) == set(order) for s in swiss["standings"])
 
