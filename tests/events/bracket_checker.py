@@ -6,9 +6,11 @@ who is out after how many losses, each bracket's winner and the standings' count
   is between entrants with one loss; at the end every entrant is out after two losses but
   the champion (at most one) and, with no reset, a winners' champion who lost the final
   (one); the reset is played exactly when the losers' champion won the first final.
-- Knockout with consolation: the main bracket is a knockout (one loss and out); who plays
-  in the consolation lost its first main match; who plays in the last chance lost the
-  consolation's first match or the main's second round.
+- Knockout with consolation: each bracket is a knockout (one loss and out); who plays in
+  the consolation lost its first main match, and every such entrant plays it; who plays in
+  the last chance lost in the consolation's first round or the main's second round (and is no
+  consolation entrant), and every such entrant plays it; each bracket's champion won its
+  last pairing.
 - An awarded pairing scores its bracket's length, and every line of the standings counts
   what the rounds say, each pairing at most its bracket's length.
 """
@@ -100,11 +102,10 @@ def check_consolation(event: Event, played: list[tuple[int, dict[str, Any]]]) ->
         n for _, p in played if p["bracket"] == "consolation" for n in (p["w"], p["b"])
     }
     assert all(first_main[name][1] for name in in_consolation), "a consolation entrant won"
-    consolation_first: dict[str, bool] = {}
-    for _, pairing in played:
-        if pairing["bracket"] == "consolation" and pairing["status"] == "finished":
-            for name in (pairing["w"], pairing["b"]):
-                consolation_first.setdefault(name, pairing["winner"] != name)
+    consolation = [(r, p) for r, p in played if p["bracket"] == "consolation"]
+    consolation_first = {  # the losers of the consolation's first round (not first match)
+        loser(p) for r, p in consolation if r == consolation[0][0] and p["winner"]
+    }
     main_rounds = sorted({number for number, _ in main})
     second_round_losers = {
         loser(p) for r, p in main if len(main_rounds) > 1 and r == main_rounds[1] and p["winner"]
@@ -113,13 +114,39 @@ def check_consolation(event: Event, played: list[tuple[int, dict[str, Any]]]) ->
         if pairing["bracket"] != "last_chance":
             continue
         for name in (pairing["w"], pairing["b"]):
-            came = consolation_first.get(name, False) or (
+            came = name in consolation_first or (
                 name in second_round_losers and name not in in_consolation
             )
             assert came, f"{name} has no place in the last chance"
-    if event["status"] == "finished":
-        final = [p for _, p in main][-1]
-        assert event["standings"][0]["name"] == final["winner"] == champion_of(event, "main")
+    for bracket in {p["bracket"] for _, p in played}:  # each bracket: one loss and out
+        out: set[str] = set()
+        for _, pairing in played:
+            if pairing["bracket"] == bracket:
+                assert not out & {pairing["w"], pairing["b"]}, (
+                    f"a loser plays on in the {bracket} bracket"
+                )
+                if pairing["status"] == "finished":
+                    out.add(loser(pairing))
+    if event["status"] != "finished":
+        return
+    final = [p for _, p in main][-1]
+    assert event["standings"][0]["name"] == final["winner"] == champion_of(event, "main")
+    listed = {
+        found["bracket"]: {s["name"] for s in found["standings"]} for found in event["brackets"]
+    }
+    assert in_consolation <= listed["consolation"]
+    lost_first = {name for name, (_, lost) in first_main.items() if lost}
+    assert listed["consolation"] == lost_first, "every first-match loser is in the consolation"
+    if event["last_chance"]:
+        came = consolation_first | (second_round_losers - listed["consolation"])
+        in_last_chance = {
+            n for _, p in played if p["bracket"] == "last_chance" for n in (p["w"], p["b"])
+        }
+        assert in_last_chance <= listed["last_chance"] == came, "the last chance's entrants"
+    for found in event["brackets"]:  # each champion won its bracket's last pairing
+        last = [p["winner"] for _, p in played if p["bracket"] == found["bracket"]]
+        if last:
+            assert found["champion"] == last[-1]
 
 
 def champion_of(event: Event, bracket: str) -> str | None:

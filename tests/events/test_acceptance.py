@@ -6,7 +6,11 @@ the live API at random), and so is everything it recomputes. Against a real guni
 (two workers) it runs a Swiss of five, a mirrored round robin of four, a knockout of five
 and a double elimination of four (checked by tests/events/bracket_checker.py) between
 bots, then a records event (a club night of people: a bot's name is no records event's
-entrant, issue 33) with a dispute and an award, one after the other. From
+entrant, issue 33) with a dispute and an award, one after the other; then (issue 30) a
+double elimination of six, a knockout of eight with consolation and last chance at
+lengths 3, 1 and 1, and a Swiss of nine ranked by ``tiebreaks: ["head_to_head",
+"median_buchholz", "progressive"]`` (tests/multihost plays the same three on PostgreSQL,
+two instances behind the balancer). From
 the stored records (``GET /v1/matches/ID`` as text) and the dice proofs it recomputes every
 result, every pairing and bye (the Berger table, the Swiss rules, the bracket), the seeds,
 every standing and tie-break, and every rating with its history (FIBS, EVENTS.md §8), and
@@ -43,12 +47,13 @@ from typing import Any
 
 import pytest
 
-from tests.api.support import archive_at
+from tests.api.support import BACKEND, archive_at
 from tests.events import bracket_checker
 from tests.reliability.test_crash import kill_9
 from tests.server import Server, start, stop, write_token
 
 BOTS = ("b1", "b2", "b3", "b4", "b5")
+NINE = tuple(f"b{n}" for n in range(1, 10))
 LIVE_ENV = {
     "GUNICORN_CMD_ARGS": "--worker-class gthread --threads 32",
     "NARDY_REFEREE_LIVE_POLL": "0.02",
@@ -251,13 +256,24 @@ def most(event: dict[str, Any]) -> int:
     return int(event["length"]) * (2 if event["mirrored"] else 1)
 
 
+DEFAULT_ORDER = ("buchholz", "sonneborn_berger", "points_difference")
+"""EVENTS.md §5's tie-breaks, when an event names none (§13)."""
+
+
 def table(
-    seeds: list[str], rounds: list[dict[str, Any]], knockout: bool, total: int, most: int
+    seeds: list[str],
+    rounds: list[dict[str, Any]],
+    knockout: bool,
+    total: int,
+    most: int,
+    order: tuple[str, ...] = DEFAULT_ORDER,
 ) -> list[dict[str, Any]]:
     """EVENTS.md §5's standings from the rounds (decided pairings only); a pairing's
-    points count at most ``most`` for either side (§13)."""
+    points count at most ``most`` for either side, and ``order`` is the event's tie-breaks
+    (§13)."""
     lines = {name: Line(name, at) for at, name in enumerate(seeds, start=1)}
     reached = dict.fromkeys(seeds, 0)
+    progressive = dict.fromkeys(seeds, 0.0)
     for played in rounds:
         for name in played["byes"]:
             lines[name].byes += 1
@@ -284,29 +300,29 @@ def table(
                 line.met.append((other, gained))
             if knockout and winner is not None and played["number"] == total:
                 reached[winner] = total + 1
+        for name, line in lines.items():  # the running score after the round
+            progressive[name] += line.mp
 
     def breaks(line: Line) -> dict[str, float]:
         if knockout:
             return {"round_reached": reached[line.name]}
-        return {
-            "buchholz": sum(lines[o].mp for o, _ in line.met),
+        faced = sorted(lines[o].mp for o, _ in line.met)  # a bye is no opponent
+        values = {
+            "buchholz": sum(faced),
+            "buchholz_cut1": sum(faced[1:]),
+            "median_buchholz": sum(faced[1:-1]),
             "sonneborn_berger": sum(lines[o].mp * g for o, g in line.met),
             "points_difference": line.pf - line.pa,
+            "progressive": progressive[line.name],
+            "head_to_head": 0.0,  # known once the tied entrants are: ``ranked`` sets it
         }
+        return {name: values[name] for name in order}
 
-    def order(line: Line) -> tuple[float, ...]:
-        b = breaks(line)
-        if knockout:
-            return (-b["round_reached"], line.seed)
-        return (
-            -line.mp,
-            -b["buchholz"],
-            -b["sonneborn_berger"],
-            -b["points_difference"],
-            line.seed,
-        )
-
-    ordered = sorted(lines.values(), key=order)
+    found = {name: breaks(line) for name, line in lines.items()}
+    if knockout:
+        ordered = sorted(lines.values(), key=lambda line: (-reached[line.name], line.seed))
+    else:
+        ordered = ranked(lines, found, order)
     return [
         {
             "rank": rank,
@@ -319,9 +335,46 @@ def table(
             "byes": line.byes,
             "points_for": line.pf,
             "points_against": line.pa,
-            "tiebreaks": breaks(line),
+            "tiebreaks": found[line.name],
         }
         for rank, line in enumerate(ordered, start=1)
+    ]
+
+
+def tiebreaks(event: dict[str, Any]) -> tuple[str, ...]:
+    """The event's tie-breaks (a knockout has none)."""
+    return tuple(event["tiebreaks"] or DEFAULT_ORDER)
+
+
+def ranked(
+    lines: dict[str, Line], found: dict[str, dict[str, float]], order: tuple[str, ...]
+) -> list[Line]:
+    """Best first: by match points, then each tie-break of ``order`` among those still
+    tied (head-to-head: the match points each took from the others, when all of them met
+    each other, else nothing), then seed."""
+
+    def among(tied: list[Line], keys: tuple[str, ...]) -> list[Line]:
+        if len(tied) < 2 or not keys:
+            return sorted(tied, key=lambda line: line.seed)
+        key, rest = keys[0], keys[1:]
+        if key == "head_to_head":
+            names = {line.name for line in tied}
+            everyone_met = all(names - {line.name} <= {o for o, _ in line.met} for line in tied)
+            for line in tied:
+                taken = sum(g for o, g in line.met if o in names)
+                found[line.name][key] = taken if everyone_met else 0.0
+        value = {line.name: found[line.name][key] for line in tied}
+        return [
+            line
+            for level in sorted(set(value.values()), reverse=True)
+            for line in among([t for t in tied if value[t.name] == level], rest)
+        ]
+
+    points = sorted({line.mp for line in lines.values()}, reverse=True)
+    return [
+        line
+        for level in points
+        for line in among([t for t in lines.values() if t.mp == level], order)
     ]
 
 
@@ -465,11 +518,18 @@ class Checker:
                     self.check_result(event, pairing)
         if event["brackets"]:  # EVENTS.md §13: tests/events/bracket_checker.py
             bracket_checker.check(event)
+            if event["consolation"] and len(seeds) == 8:  # no byes: the main bracket's draw
+                main = [
+                    {**r, "pairings": [p for p in r["pairings"] if p["bracket"] == "main"]}
+                    for r in rounds
+                ]
+                self.check_bracket([r for r in main if r["pairings"]], seeds)
             return
         self.check_pairings(event, seeds)
         total = event["rounds"]
         knockout = event["format"] == "knockout"
-        assert event["standings"] == table(seeds, rounds, knockout, total, most(event))
+        order = tiebreaks(event)
+        assert event["standings"] == table(seeds, rounds, knockout, total, most(event), order)
 
     def check_result(self, event: dict[str, Any], pairing: dict[str, Any]) -> None:
         """The pairing's result, recomputed from its stored records (and dice)."""
@@ -618,9 +678,10 @@ class Checker:
     ) -> None:
         met: set[frozenset[str]] = set()
         byes: dict[str, int] = {}
+        order = tiebreaks(event)
         whites: dict[str, int] = {}
         for at, played in enumerate(rounds):
-            lines = table(seeds, rounds[:at], False, event["rounds"], most(event))
+            lines = table(seeds, rounds[:at], False, event["rounds"], most(event), order)
             ranked = [line["name"] for line in lines]
             points = {line["name"]: line["match_points"] for line in lines}
             expected = swiss_round(ranked, points, met, byes)
@@ -666,7 +727,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, st
     folder = tmp_path_factory.mktemp("acceptance")
     database = archive_at(folder)  # a file, or a PostgreSQL database (the test backend)
     host = write_token(database, "director", "live:host")  # type: ignore[arg-type]
-    bots = {name: write_token(database, name, "play") for name in BOTS}  # type: ignore[arg-type]
+    bots = {name: write_token(database, name, "play") for name in NINE}  # type: ignore[arg-type]
     server = start(database, workers=2, log=folder / "server.log", env=LIVE_ENV)  # type: ignore[arg-type]
     try:
         yield server, host, bots
@@ -723,14 +784,11 @@ def renamed(text: str, white: str, black: str, key: tuple[int, int]) -> str:
 
 
 def test_the_independent_checker_agrees_with_every_event(
-    world: tuple[Server, str, dict[str, str]],
+    world: tuple[Server, str, dict[str, str]], checker: Checker
 ) -> None:
-    server, host, secrets = world
-    api = Api(server.base)
-    bots = [
-        CheckerBot(api, name, secret, seed) for seed, (name, secret) in enumerate(secrets.items())
-    ]
-    checker = Checker(api, host)
+    _, host, secrets = world
+    api = checker.api
+    bots = [CheckerBot(api, name, secrets[name], seed) for seed, name in enumerate(BOTS)]
     try:
         common = {"variant": "backgammon", "length": 1, "kind": "bots", "move_seconds": 30}
         swiss = checker.run({"name": "Swiss of five", "format": "swiss", "rounds": 3,
@@ -769,7 +827,58 @@ def test_the_independent_checker_agrees_with_every_event(
     assert first["verdict_id"] is not None and first["verdict_id"] not in first["match_ids"]
     checker.check_ratings()
     listed = api.get("/v1/events")["events"]
-    assert [e["status"] for e in listed] == ["finished"] * 5
+    assert {e["status"] for e in listed} == {"finished"}
+
+
+@pytest.fixture(scope="module")
+def checker(world: tuple[Server, str, dict[str, str]]) -> Checker:
+    """One checker for the module's server: its ledger (and so every seed and rating it
+    recomputes) spans every test's events."""
+    server, host, _ = world
+    return Checker(Api(server.base), host)
+
+
+@pytest.mark.skipif(
+    BACKEND == "postgresql",
+    reason="on PostgreSQL: tests/multihost/test_events_across_instances.py (two instances)",
+)
+def test_the_checker_agrees_with_a_double_elimination_consolations_and_a_swiss_of_nine(
+    world: tuple[Server, str, dict[str, str]], checker: Checker
+) -> None:
+    """Issue 30: a double elimination of six, a knockout of eight with consolation and last
+    chance at lengths 3, 1 and 1, and a Swiss of nine ranked by head-to-head, median
+    Buchholz and progressive scores, played by the checker's bots."""
+    _, _, secrets = world
+    bots = [CheckerBot(checker.api, name, secrets[name], seed) for seed, name in enumerate(NINE)]
+    try:
+        brackets_and_tiebreaks(checker)
+    finally:
+        stopped(bots)
+    checker.check_ratings()
+
+
+def brackets_and_tiebreaks(checker: Checker, timeout: float = 240) -> None:
+    """The three events of issue 30 between b1 … b9 (their bots following), each checked
+    from its records and results, with what the contract says of each; ``timeout``: how
+    long each may take to finish."""
+    common = {"variant": "backgammon", "length": 1, "kind": "bots", "move_seconds": 30}
+    double = checker.run({"name": "Double elimination of six", "entrants": [*NINE[:6]],
+                          "format": "double-elimination", **common}, timeout=timeout)  # fmt: skip
+    assert {p["bracket"] for r in double["rounds_played"] for p in r["pairings"]} == {
+        "winners", "losers", "final",
+    }  # fmt: skip
+    lengths = {"main": 3, "consolation": 1, "last_chance": 1}
+    knockout = checker.run({"name": "Knockout of eight, three brackets", "format": "knockout",
+                            "entrants": [*NINE[:8]], **common, "length": lengths,
+                            "consolation": True, "last_chance": True}, timeout=timeout)  # fmt: skip
+    assert bracket_checker.lengths(knockout) == lengths
+    assert all(b["champion"] is not None for b in knockout["brackets"])
+    order = ["head_to_head", "median_buchholz", "progressive"]
+    swiss = checker.run({"name": "Swiss of nine", "format": "swiss", "rounds": 4,
+                         "entrants": list(NINE), "tiebreaks": order, **common},
+                        timeout=timeout)  # fmt: skip
+    assert swiss["tiebreaks"] == order and len(swiss["rounds_played"]) == 4
+    assert all(set(s["tiebreaks"]) == set(order) for s in swiss["standings"])
 
 
 # -- issue 27: events that survive what goes wrong ---------------------------------------

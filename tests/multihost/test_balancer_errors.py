@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.multihost.balancer import balancer
+from tests.multihost.balancer import CONFIG, balancer
 from tests.reliability.gunicorns import port_of, start_on, stop
 
 
@@ -123,3 +123,13 @@ def test_the_balancer_s_own_errors_are_problems(stand_in: StandIn, tmp_path: Pat
     finally:
         proxy.kill()
         proxy.wait()
+
+
+def test_the_shipped_balancer_passes_a_stream_s_lines_on_at_once() -> None:
+    """Without ``option http-no-delay`` HAProxy sends each chunk with MSG_MORE and a
+    stream's short lines reach the client some 200 ms late each: bots that act on their
+    streams played issue 30's events through it in minutes instead of one
+    (tests/multihost/test_events_across_instances.py). The defaults set it."""
+    defaults = CONFIG.read_text().split("\ndefaults\n")[1].split("\n\n")[0]
+    options = [line.split("#")[0].strip() for line in defaults.splitlines()]
+    assert "option http-no-delay" in options
