@@ -37,13 +37,18 @@ def clocks_stopped_after_the_test() -> Iterator[None]:
 
 
 ALONE = (
-    "tests/multihost/",
+    "tests/multihost/test_archive_across_instances.py",
+    "tests/multihost/test_balancer_errors.py",
+    "tests/multihost/test_live_across_instances.py",
+    "tests/multihost/test_postgresql_bad_days.py",
     "tests/reliability/test_streams.py",
     "tests/reliability/test_one_client.py",
 )
 """Tests that measure the service under load (how many probes it answers, bots at pace,
-deadlines of a second across instances): ``make test`` runs them by themselves after the
-parallel run (marker ``alone``), so that other tests' work does not pass for theirs."""
+deadlines of a second across instances, outages under load): ``make test`` runs them by
+themselves after the parallel run (marker ``alone``), so that other tests' work does not
+pass for theirs. The other multihost tests (events and bot streams across instances) only
+wait for what must happen: they run in the parallel run."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
