@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.timeline import by_module
+from tests.timeline import by_module, tail
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,3 +43,7 @@ def test_every_test_is_timed_with_its_children(tmp_path: Path) -> None:
     assert rows["test_runs_a_child"]["children"] > 0
     ((wall, _cpu, children, tests),) = by_module(folder).values()
     assert tests == 2 and wall >= 0.2 and children == rows["test_runs_a_child"]["children"]
+    ((_worker, module, seconds),) = tail(folder, 0.0)
+    assert module.endswith("test_sample.py") and seconds == rows["test_runs_a_child"]["wall"]
+    ((_worker, _module, seconds),) = tail(folder, 3600.0)
+    assert seconds == rows["test_waits"]["wall"] + rows["test_runs_a_child"]["wall"]

@@ -4,7 +4,9 @@
 its own file), its wall time, its own CPU time and the CPU time of the child processes it
 reaped (servers, browsers, gnubg) as JSON lines under ``$TEST_TIMELINE`` (default
 ``/tmp/nardy-timeline``); ``python -m tests.timeline [DIR] [--by wall|cpu]`` sums them per
-module, largest first. Wait-bound modules show much more wall than CPU.
+module, largest first. Wait-bound modules show much more wall than CPU. ``--tail S`` lists
+instead the modules still running in the run's last S seconds, per worker: what to start
+sooner.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
         "wall": time.monotonic() - wall,
         "cpu": time.process_time() - cpu,
         "children": _children_cpu() - children,
+        "ended": time.time(),
     }
     out = _file()
     out.write(json.dumps(row) + "\n")
@@ -69,12 +72,36 @@ def by_module(folder: Path) -> dict[str, list[float]]:
     return sums
 
 
+def tail(folder: Path, seconds: float) -> list[tuple[str, str, float]]:
+    """(worker file, module, seconds of its tests that ended in the last ``seconds`` of the
+    run), in the order they ended."""
+    rows = [
+        (path.stem, json.loads(line))
+        for path in folder.glob("*.jsonl")
+        for line in path.read_text().splitlines()
+    ]
+    end = max(row["ended"] for _, row in rows)
+    late: dict[tuple[str, str], float] = defaultdict(float)
+    last: dict[tuple[str, str], float] = {}
+    for worker, row in rows:
+        if row["ended"] >= end - seconds:
+            key = (worker, row["id"].split("::")[0])
+            late[key] += row["wall"]
+            last[key] = max(last.get(key, 0.0), row["ended"])
+    return [(w, m, late[(w, m)]) for w, m in sorted(late, key=lambda key: last[key])]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", nargs="?", type=Path, default=DEFAULT)
     parser.add_argument("--by", choices=("wall", "cpu"), default="wall")
     parser.add_argument("--top", type=int, default=30)
+    parser.add_argument("--tail", type=float, metavar="S")
     options = parser.parse_args()
+    if options.tail:
+        for worker, module, seconds in tail(options.folder, options.tail):
+            print(f"{seconds:8.1f}  {worker:14}  {module}")
+        return
     sums = by_module(options.folder)
     order = (lambda s: s[0]) if options.by == "wall" else (lambda s: s[1] + s[2])
     totals = [sum(s[index] for s in sums.values()) for index in range(4)]
