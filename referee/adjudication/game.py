@@ -355,10 +355,7 @@ class GameChecker:
         self.verdict.recorded_points = value
         self.verdict.recorded_line = action.line
         if not self.flow.over and (not self.report.stopped or self.report.unchecked):
-            stake = self.flow.stake
-            self.flow = self.flow.ended(
-                self.setting.score_wins_line(self.variant, side, value, stake)
-            )
+            self.flow = self.flow.ended(self.setting.wins_line, side, value)
 
     def loss(self, index: int, action: ActionText) -> None:
         self.warn(action, IssueCode.LOSSES_LINE, f"{action.text!r} is not scored; the Wins line is")
