@@ -5,24 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from notation.errors import NotationError
 from notation.plays import format_play
 from notation.records.model import ActionKind, ActionText, GameText
-from notation.records.set_pos import parse_set_pos
-from notation.records.snowie import parse_snowie_cell
 from referee.adjudication.budget import Budget, Work
+from referee.adjudication.edits import illegal_play_board, set_pos_position
 from referee.adjudication.report import GameReport
 from referee.adjudication.setting import GameSetting, Mode
 from referee.adjudication.verdict import GameVerdict, Issue
 from referee.bridge import (
-    board_from_snowie,
     play_moves,
     play_text,
-    position_from_data,
-    validated,
     write_position,
 )
-from referee.errors import InvalidPositionError, RefereeError, shortened
+from referee.errors import shortened
 from referee.rules.board import Step
 from referee.rules.condone import play_physically
 from referee.rules.cube import MESSAGES, CubeRule
@@ -43,6 +38,20 @@ class ReplayStep:
     position_after: str
     play: str | None
     error: Issue | None
+
+    @classmethod
+    def of(
+        cls,
+        action: ActionText,
+        before: Position,
+        after: Position,
+        steps: tuple[Step, ...] | None,
+        literal: bool,
+        error: Issue | None,
+    ) -> ReplayStep:
+        """``action`` from ``before`` to ``after`` (``steps``: its legal play's)."""
+        play = None if steps is None else play_text(steps, literal)
+        return cls(action, write_position(before), write_position(after), play, error)
 
 
 class GameChecker:
@@ -90,17 +99,6 @@ class GameChecker:
     # -- running --------------------------------------------------------------------------
 
     def run(self) -> GameVerdict:
-        handlers: dict[ActionKind, Callable[[int, ActionText], None]] = {
-            ActionKind.ROLL: self.roll,
-            ActionKind.DOUBLE: self.double,
-            ActionKind.BEAVER: self.beaver,
-            ActionKind.RACCOON: self.raccoon,
-            ActionKind.TAKE: self.take,
-            ActionKind.DROP: self.drop,
-            ActionKind.WIN: self.win,
-            ActionKind.LOSS: self.loss,
-            ActionKind.EDIT: self.edit,
-        }
         for index, action in enumerate(self.game.actions):
             if self.report.stopped and action.kind not in (ActionKind.WIN, ActionKind.LOSS):
                 continue
@@ -108,23 +106,16 @@ class GameChecker:
             before = self.position
             errors = len(self.verdict.errors)
             self.current_steps = None
-            handlers[action.kind](index, action)
+            _HANDLERS[action.kind](self, index, action)
             if action.kind is not ActionKind.LOSS:
                 self.played.append((action, self.current_steps))
             if self.replay is not None:
                 # the first finding at the action, the rule it breaks (a strict verdict's
                 # own); condone's impossible_action after it only says checking stopped
                 error = self.verdict.errors[errors] if len(self.verdict.errors) > errors else None
+                steps = self.current_steps
                 self.replay.append(
-                    ReplayStep(
-                        action,
-                        write_position(before),
-                        write_position(self.position),
-                        None
-                        if self.current_steps is None
-                        else play_text(self.current_steps, self.literal),
-                        error,
-                    )
+                    ReplayStep.of(action, before, self.position, steps, self.literal, error)
                 )
         result = self.flow.result
         if result is None:
@@ -355,10 +346,7 @@ class GameChecker:
         self.verdict.recorded_points = value
         self.verdict.recorded_line = action.line
         if not self.flow.over and (not self.report.stopped or self.report.unchecked):
-            stake = self.flow.stake
-            self.flow = self.flow.ended(
-                self.setting.score_wins_line(self.variant, side, value, stake)
-            )
+            self.flow = self.flow.ended(self.setting.wins_line, side, value)
 
     def loss(self, index: int, action: ActionText) -> None:
         self.warn(action, IssueCode.LOSSES_LINE, f"{action.text!r} is not scored; the Wins line is")
@@ -371,12 +359,8 @@ class GameChecker:
         if action.dice is not None:
             self.illegal_play_edit(action)
             return
-        try:
-            data = parse_set_pos(action.text)
-            if data.variant != self.variant.id:  # XG writes backgammon only
-                raise InvalidPositionError(f"a Set Pos edit in {self.variant.id}")
-            edited = position_from_data(validated(data))
-        except (NotationError, RefereeError):
+        edited = set_pos_position(action.text, self.variant)
+        if edited is None:
             self.unreadable_edit(action)
             return
         self.warn(action, IssueCode.POSITION_EDIT, f"{action.text[:40]!r}: the board is set")
@@ -393,9 +377,8 @@ class GameChecker:
                 action, IssueCode.IMPOSSIBLE_ACTION, "it is the other player's turn", "wrong_turn"
             )
             return
-        try:
-            board = board_from_snowie(self.variant, parse_snowie_cell(action.text))
-        except (NotationError, RefereeError):
+        board = illegal_play_board(action.text, self.variant)
+        if board is None:
             self.unreadable_edit(action)
             return
         self.warn(
@@ -408,6 +391,20 @@ class GameChecker:
     def unreadable_edit(self, action: ActionText) -> None:
         self.warn(action, IssueCode.POSITION_EDIT, f"{action.text[:40]!r}: the rest is not checked")
         self.report.stop_unchecked()
+
+
+_HANDLERS: dict[ActionKind, Callable[[GameChecker, int, ActionText], None]] = {
+    ActionKind.ROLL: GameChecker.roll,
+    ActionKind.DOUBLE: GameChecker.double,
+    ActionKind.BEAVER: GameChecker.beaver,
+    ActionKind.RACCOON: GameChecker.raccoon,
+    ActionKind.TAKE: GameChecker.take,
+    ActionKind.DROP: GameChecker.drop,
+    ActionKind.WIN: GameChecker.win,
+    ActionKind.LOSS: GameChecker.loss,
+    ActionKind.EDIT: GameChecker.edit,
+}
+"""What checking does with each kind of action."""
 
 
 def canonical_actions(

@@ -440,7 +440,6 @@ class _MatchChecker:
         setting = GameSetting(
             options=self.options,
             mode=self.mode,
-            match_length=self.length,
             crawford_game=crawford,
             hits_marked=self.hits_marked,
             timed_out=game.index == len(self.record.games) and self.timed_out,

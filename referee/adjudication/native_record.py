@@ -1,7 +1,8 @@
 """The record fast path (issue 12): the native core reads a record and checks each game it
 can pass without a word (every action legal, nothing to warn about), answering how the game
-ended. Python keeps everything else: the match loop, the scoring of each ending, and every
-game the native core declines, which ``GameChecker`` checks and words as always.
+ended. Python keeps everything else: the match loop, the scoring of each ending (the game
+flow's one ``Ending``), and every game the native core declines, which ``GameChecker``
+checks and words as always.
 
 The native reader declines whole records it might read differently from
 ``notation.records.mat_reader`` (any reading finding, edits, start positions, Unicode
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from types import ModuleType
 from typing import Any, NamedTuple
 
@@ -25,14 +25,10 @@ from referee.adjudication.verdict import GameVerdict
 from referee.rules.board import Board
 from referee.rules.cube import CubeState
 from referee.rules.engine import Engine
+from referee.rules.flow import Ending, GameFlow
 from referee.rules.options import DrawScoring, Options
 from referee.rules.position import Cube, Position
-from referee.rules.scoring import (
-    GameResult,
-    score_bore_off,
-    score_draw,
-    score_drop,
-)
+from referee.rules.scoring import GameResult
 from referee.rules.variants import Variant
 from vocabulary import Side
 
@@ -51,15 +47,6 @@ class _GameFacts(NamedTuple):
     actions: int
     wins: list[tuple[str, int, int, int, bool]]
     """Its ``Wins`` cells: side, line, column, points, "and the match"."""
-
-
-class Ending(StrEnum):
-    """How the native checker says a game ended."""
-
-    BORE_OFF = "bore_off"
-    DRAW = "draw"
-    DROP = "drop"
-    RESIGNED = "resigned"
 
 
 class _Outcome(NamedTuple):
@@ -188,7 +175,7 @@ class NativeGames:
             index=game.index,
             number=game.number,
             score_before=score_before,
-            result=_result(start.variant, setting, outcome),
+            result=_result(start, setting, outcome),
             recorded_winner=None if recorded is None else Side(recorded.side),
             recorded_points=None if recorded is None else recorded.value,
             recorded_line=None if recorded is None else recorded.line,
@@ -210,23 +197,19 @@ def _letter(side: Side | None) -> str | None:
     return None if side is None else str(side)
 
 
-def _result(variant: type[Variant], setting: GameSetting, outcome: _Outcome) -> GameResult:
-    """The score of a natively checked game's ending, as ``GameChecker`` scores it."""
+def _result(start: Position, setting: GameSetting, outcome: _Outcome) -> GameResult:
+    """The result of a natively checked game: its ending, as the game flow scores it for
+    the cube the game was played for (a ``Wins`` line as ``GameChecker`` reads it)."""
     standing = outcome.standing
     cube = None if standing is None else Cube(standing[0], _side(standing[1]))
-    stake = CubeState(cube, None, outcome.doubled).stake(setting.match_length == 0, setting.options)
-    winner = _side(outcome.winner)
-    if outcome.ending is Ending.DRAW:
-        return score_draw(stake)
-    assert winner is not None
-    if outcome.ending is Ending.BORE_OFF:
-        assert outcome.white is not None and outcome.black is not None
+    flow = GameFlow(start, setting.options, CubeState(cube, None, outcome.doubled))
+    ending = setting.wins_line if outcome.ending is Ending.RESIGNED else outcome.ending
+    board = None
+    if outcome.white is not None and outcome.black is not None:
         board = Board(tuple(outcome.white), tuple(outcome.black))
-        return score_bore_off(variant, board, winner, stake, setting.options)
-    if outcome.ending is Ending.DROP:
-        return score_drop(winner, stake)
-    assert outcome.points is not None
-    return setting.score_wins_line(variant, winner, outcome.points, stake)
+    ended = flow.ended(ending, _side(outcome.winner), outcome.points or 0, scored=board)
+    assert ended.result is not None
+    return ended.result
 
 
 def _side(letter: str | None) -> Side | None:

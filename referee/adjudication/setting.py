@@ -8,10 +8,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from referee.rules.engine import CHOSEN, Engine
+from referee.rules.flow import Ending
 from referee.rules.options import Options
-from referee.rules.scoring import GameResult, Stake, score_resignation, score_timeout
-from referee.rules.variants import Variant
-from vocabulary import Side
 
 
 class Mode(StrEnum):
@@ -39,7 +37,6 @@ class GameSetting:
 
     options: Options
     mode: Mode
-    match_length: int
     crawford_game: bool
     hits_marked: bool
     """The record marks hits with ``*`` somewhere, so a missing mark is worth a warning."""
@@ -48,11 +45,8 @@ class GameSetting:
     ``Wins`` line is what the referee awarded, not a resignation."""
     engine: Engine = CHOSEN
 
-    def score_wins_line(
-        self, variant: type[Variant], winner: Side, points: int, stake: Stake
-    ) -> GameResult:
-        """The result a ``Wins`` line gives a game no other way ended: the referee's award
-        of a game lost on time, else a resignation."""
-        if self.timed_out:
-            return score_timeout(winner, points, stake)
-        return score_resignation(variant, winner, points, stake, self.options)
+    @property
+    def wins_line(self) -> Ending:
+        """How a ``Wins`` line ends a game no other way ended: the referee's award of a game
+        lost on time, else a resignation."""
+        return Ending.TIMED_OUT if self.timed_out else Ending.RESIGNED

@@ -12,6 +12,7 @@ nothing, so that condoned actions can still be applied.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from referee.rules.board import Board
 from referee.rules.cube import CubeContext, CubeRule, CubeState, value_problem
@@ -28,6 +29,22 @@ from referee.rules.scoring import (
 )
 from referee.rules.variants import Variant
 from vocabulary import CHECKERS, Phase, Side
+
+
+class Ending(StrEnum):
+    """How a game ends (RULES.md §9-11, 14.5, 14.8; LIVE.md §4). The native core's
+    ``Ending`` answers the first four by these names (its ``resigned``: a ``Wins`` line)."""
+
+    BORE_OFF = "bore_off"
+    """The winner bore off his last checker."""
+    DRAW = "draw"
+    """Both sides bore off under the draw rule."""
+    DROP = "drop"
+    """The pending offer was dropped: its maker wins."""
+    RESIGNED = "resigned"
+    """The game was given up for some points."""
+    TIMED_OUT = "timed_out"
+    """The side to act missed its deadline: the winner scores what he was awarded."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,16 +154,16 @@ class GameFlow:
         finished = board.borne_off(side) == CHECKERS
         if self.extra_turn_for is side:
             if finished:
-                return self.ended(score_draw(self.stake), board)
+                return self.ended(Ending.DRAW, board=board)
             scored = board
             if self.finish_board is not None and self.options.draw_scoring is DrawScoring.AT_FINISH:
                 scored = self.finish_board
-            return self.ended(self._bore_off(scored, side.other), board)
+            return self.ended(Ending.BORE_OFF, side.other, scored=scored, board=board)
         extra_turn_for, finish_board = self.extra_turn_for, self.finish_board
         if finished:
             opponent_done = board.borne_off(side.other) == CHECKERS
             if not (self.options.draw_rule and side is first_mover and not opponent_done):
-                return self.ended(self._bore_off(board, side), board)
+                return self.ended(Ending.BORE_OFF, side, board=board)
             extra_turn_for, finish_board = side.other, board
         position = self.position.moved_on(board, side.other, Phase.ROLL)
         # Built directly, not with dataclasses.replace: a record's checking plays every turn.
@@ -159,9 +176,6 @@ class GameFlow:
             extra_turn_for,
             finish_board,
         )
-
-    def _bore_off(self, board: Board, winner: Side) -> GameResult:
-        return score_bore_off(self.variant, board, winner, self.stake, self.options)
 
     def edited(self, board: Board, shown_cube: Cube | None) -> GameFlow:
         """A record's board edit (XG's ``Set Pos``): the board and the cube shown change."""
@@ -211,22 +225,46 @@ class GameFlow:
 
     def dropped(self) -> GameFlow:
         """The pending offer is dropped: its maker wins the cube before it."""
-        return self.ended(score_drop(self.cube.drop_winner, self.stake))
+        return self.ended(Ending.DROP, self.cube.drop_winner)
 
     # -- other ends -----------------------------------------------------------------------
 
     def resigned(self, winner: Side, points: int) -> GameFlow:
         """The game is given up for ``points`` (a ``Wins N`` line, or a live resignation of
         N times the cube), valued by the variant (RULES.md §9, §11, 14.8)."""
-        result = score_resignation(self.variant, winner, points, self.stake, self.options)
-        return self.ended(result)
+        return self.ended(Ending.RESIGNED, winner, points)
 
     def timed_out(self, winner: Side, points: int) -> GameFlow:
         """The side to act missed its deadline: ``winner`` scores what he was awarded."""
-        return self.ended(score_timeout(winner, points, self.stake))
+        return self.ended(Ending.TIMED_OUT, winner, points)
 
-    def ended(self, result: GameResult, board: Board | None = None) -> GameFlow:
-        """The game is over with ``result`` (on ``board``, else the board as it stands)."""
+    def ended(
+        self,
+        ending: Ending,
+        winner: Side | None = None,
+        points: int = 0,
+        scored: Board | None = None,
+        board: Board | None = None,
+    ) -> GameFlow:
+        """The game is over by ``ending``, won by ``winner`` (nobody in a draw), on ``board``
+        (else the board as it stands): ``points`` are what a resignation gives up or a
+        timeout awards, ``scored`` the board a bear-off counts (else ``board``)."""
         board = self.position.board if board is None else board
+        result = self._score(ending, winner, points, board if scored is None else scored)
         position = self.position.moved_on(board, None, Phase.END)
         return replace(self, position=position, result=result)
+
+    def _score(self, ending: Ending, winner: Side | None, points: int, board: Board) -> GameResult:
+        """The one scoring of every ending, for the game's stake (``board``: the board a
+        bear-off counts; ``points``: a resignation's or a timeout's)."""
+        stake = self.stake
+        if ending is Ending.DRAW:
+            return score_draw(stake)
+        assert winner is not None
+        if ending is Ending.BORE_OFF:
+            return score_bore_off(self.variant, board, winner, stake, self.options)
+        if ending is Ending.DROP:
+            return score_drop(winner, stake)
+        if ending is Ending.RESIGNED:
+            return score_resignation(self.variant, winner, points, stake, self.options)
+        return score_timeout(winner, points, stake)

@@ -7,7 +7,7 @@ import pytest
 
 from referee.bridge import read_position
 from referee.rules.cube import CubeRule
-from referee.rules.flow import GameFlow
+from referee.rules.flow import Ending, GameFlow
 from referee.rules.match import MatchState
 from referee.rules.options import DrawScoring, Options
 from referee.rules.position import Cube
@@ -117,6 +117,27 @@ def test_bearing_off_the_last_checker_ends_the_game() -> None:
         WinKind.SINGLE,
     )
     assert flow.position.board == read_position(WHITE_DONE).board  # the board as it ended
+
+
+def test_an_ending_is_scored_on_the_board_given_and_ends_on_the_board_as_it_stands() -> None:
+    # how the native checker's answer is scored: White has borne nothing off, a mars
+    marsed = read_position(nardy("long-nardy", {24: "15w"}, "w", "-", off="w0b15")).board
+    flow = end_game(Options(), W)
+    ended = flow.ended(Ending.BORE_OFF, B, scored=marsed)
+    assert ended.result is not None and ended.position.phase is Phase.END
+    assert (ended.result.winner, ended.result.termination, ended.result.kind) == (
+        B,
+        Termination.BORE_OFF,
+        WinKind.MARS,
+    )
+    assert ended.position.board == flow.position.board
+    drawn = flow.ended(Ending.DRAW)
+    assert drawn.result is not None
+    assert (drawn.result.winner, drawn.result.termination, drawn.result.points) == (
+        None,
+        Termination.DRAW,
+        0,
+    )
 
 
 def test_the_draw_rule_gives_the_second_mover_an_extra_turn_and_a_draw() -> None:
