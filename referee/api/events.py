@@ -13,12 +13,11 @@ from flask import Blueprint, Flask, Response, current_app, request, stream_with_
 from marshmallow import Schema, ValidationError, fields, validate
 
 from notation.errors import echoed
-from referee.adjudication.verdict import VerdictSchema
 from referee.api.schemas import RequestSchema, clock_delay, record_format_field
 from referee.errors import NotFoundError
-from referee.events import exports, rated, service, views
-from referee.events.brackets import Bracket
+from referee.events import exports, rated, service, shapes, views
 from referee.events.keeper import POLL_SECONDS, Keeper
+from referee.events.shapes import BRACKETS, FORMATS, STATUSES
 from referee.events.standings import Tiebreak
 from referee.http.auth import requires, token_holder
 from referee.http.bodies import json_object, record_body
@@ -38,11 +37,7 @@ from referee.storage.model import EventQuery
 blueprint = Blueprint("events", __name__)
 
 SMALL_BODY = 64 * 1024
-FORMATS = ["round-robin", "swiss", "knockout", "double-elimination"]
-BRACKETS = [str(name) for name in Bracket]
 LENGTH = validate.Range(min=1, max=99)
-STATUSES = ["open", "running", "finished"]
-PAIRING_STATUSES = ["pending", "playing", "finished", "disputed"]
 ENTRANT_NAME = r"[^\x00-\x1f\x7f/]*[^\x00-\x1f\x7f/\s][^\x00-\x1f\x7f/]*\Z"
 """A name: printable, not blank, no slash (it is a path segment of /v1/ratings/NAME)."""
 
@@ -58,11 +53,6 @@ class EventClockRequest(RequestSchema):
         metadata={"description": "each player's reserve: this many seconds a point"},
     )
     delay = clock_delay()
-
-
-class EventClock(Schema):
-    reserve_per_point = fields.Integer(required=True)
-    delay = fields.Integer(required=True)
 
 
 class MatchLength(fields.Field[int | dict[str, int]]):
@@ -213,159 +203,6 @@ class EventResultRequest(RequestSchema):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
 
 
-class EventEntrant(Schema):
-    name = fields.String(required=True)
-    seed = fields.Integer(required=True)
-    rating = fields.Float(required=True, metadata={"description": "before the event"})
-
-
-class EventAward(Schema):
-    winner = fields.String(required=True, validate=validate.OneOf(["w", "b"]))
-    reason = fields.String(required=True)
-
-
-class EventPairing(Schema):
-    table = fields.Integer(required=True)
-    w = fields.String(required=True, metadata={"description": "first named: White"})
-    b = fields.String(required=True)
-    live_ids = fields.List(fields.Integer(), required=True)
-    match_ids = fields.List(fields.Integer(), required=True)
-    status = fields.String(required=True, validate=validate.OneOf(PAIRING_STATUSES))
-    winner = fields.String(required=True, allow_none=True)
-    points = fields.List(fields.Integer(), required=True, allow_none=True)
-    termination = fields.String(required=True, allow_none=True)
-    terminations = fields.List(
-        fields.String(), required=True, metadata={"description": "each match's"}
-    )
-    draw = fields.Boolean(required=True)
-    award = fields.Nested(EventAward, required=True, allow_none=True)
-    verdict_id = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "a disputed record's id"}
-    )
-    dispute = fields.String(required=True, allow_none=True)
-    bracket = fields.String(
-        required=True,
-        allow_none=True,
-        validate=validate.OneOf(BRACKETS),
-        metadata={"description": "its bracket (a round robin's or a Swiss's: null)"},
-    )
-
-
-class EventRound(Schema):
-    number = fields.Integer(required=True)
-    pairings = fields.List(fields.Nested(EventPairing), required=True)
-    byes = fields.List(fields.String(), required=True)
-
-
-class EventStanding(Schema):
-    rank = fields.Integer(required=True)
-    name = fields.String(required=True)
-    seed = fields.Integer(required=True)
-    match_points = fields.Float(required=True)
-    wins = fields.Integer(required=True)
-    draws = fields.Integer(required=True)
-    losses = fields.Integer(required=True)
-    byes = fields.Integer(required=True)
-    points_for = fields.Integer(required=True)
-    points_against = fields.Integer(required=True)
-    tiebreaks = fields.Dict(
-        keys=fields.String(),
-        values=fields.Float(),
-        required=True,
-        metadata={
-            "description": "buchholz, sonneborn_berger, points_difference; a knockout:"
-            " round_reached"
-        },
-    )
-
-
-class EventBracket(Schema):
-    bracket = fields.String(required=True, validate=validate.OneOf(BRACKETS))
-    length = fields.Integer(required=True)
-    champion = fields.String(required=True, allow_none=True, metadata={"description": "its winner"})
-    standings = fields.List(
-        fields.Nested(EventStanding),
-        required=True,
-        metadata={"description": "its entrants by the level reached in it, then seed"},
-    )
-
-
-class EventFacts(Schema):
-    """What the event and the events list both say of an event."""
-
-    id = fields.Integer(required=True)
-    name = fields.String(required=True)
-    variant = fields.String(required=True)
-    length = fields.Integer(required=True)
-    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
-    kind = fields.String(required=True, validate=validate.OneOf(["bots", "records"]))
-    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
-    round = fields.Integer(required=True, metadata={"description": "the current round; 0: open"})
-    rounds = fields.Integer(required=True)
-    created_at = fields.String(required=True)
-
-
-class Event(EventFacts):
-    options = fields.Dict(required=True)
-    double = fields.Boolean(required=True)
-    mirrored = fields.Boolean(required=True)
-    rated = fields.Boolean(required=True)
-    move_seconds = fields.Integer(required=True)
-    join_seconds = fields.Integer(required=True, allow_none=True)
-    tiebreaks = fields.List(
-        fields.String(),
-        required=True,
-        metadata={"description": "the standings' order after match points (a knockout: none)"},
-    )
-    clock = fields.Nested(EventClock, required=True, allow_none=True)
-    withdrawn = fields.List(
-        fields.String(), required=True, metadata={"description": "entrants withdrawn (§11)"}
-    )
-    updated_at = fields.String(required=True)
-    entrants = fields.List(fields.Nested(EventEntrant), required=True)
-    rounds_played = fields.List(fields.Nested(EventRound), required=True)
-    standings = fields.List(fields.Nested(EventStanding), required=True)
-    grand_final_reset = fields.Boolean(
-        required=True, allow_none=True, metadata={"description": "a double elimination's"}
-    )
-    consolation = fields.Boolean(required=True)
-    last_chance = fields.Boolean(required=True)
-    brackets = fields.List(
-        fields.Nested(EventBracket),
-        required=True,
-        metadata={"description": "each bracket's standings (none without brackets)"},
-    )
-
-
-class EventSummary(EventFacts):
-    entrants = fields.Integer(required=True, metadata={"description": "how many"})
-
-
-class EventPage(Schema):
-    events = fields.List(fields.Nested(EventSummary), required=True)
-    next_cursor = fields.String(required=True, allow_none=True)
-
-
-class EventRecordResponse(Schema):
-    event_id = fields.Integer(required=True)
-    round = fields.Integer(required=True)
-    pairing = fields.Nested(EventPairing, required=True)
-    match_id = fields.Integer(required=True)
-    duplicate = fields.Boolean(required=True)
-    verdict = fields.Nested(schema_of(VerdictSchema), required=True)
-
-
-class EventResultResponse(Schema):
-    event_id = fields.Integer(required=True)
-    round = fields.Integer(required=True)
-    pairing = fields.Nested(EventPairing, required=True)
-
-
-class EventStandings(Schema):
-    event = fields.Dict(required=True)
-    standings = fields.List(fields.Nested(EventStanding), required=True)
-
-
 class RatingsQuery(QuerySchema):
     variant = VariantName(metadata={"description": "one variant (default: every variant)"})
 
@@ -374,25 +211,14 @@ class RatingQuery(QuerySchema):
     variant = VariantName(required=True)
 
 
-class PlayerRating(Schema):
-    name = fields.String(required=True)
-    variant = fields.String(required=True)
-    rating = fields.Float(required=True, metadata={"description": "unrounded"})
-    experience = fields.Integer(required=True)
-    matches = fields.Integer(required=True)
-
-
-class RatingChange(Schema):
-    match_id = fields.Integer(required=True)
-    event_id = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "null: a challenge's match"}
-    )
-    before = fields.Float(required=True)
-    after = fields.Float(required=True)
-
-
-class PlayerRatingHistory(PlayerRating):
-    history = fields.List(fields.Nested(RatingChange), required=True)
+# The answers' schemas, named as openapi.yaml names them (referee/events/shapes.py).
+Event = schema_of(shapes.Event)
+EventPage = schema_of(shapes.EventPage)
+EventRecordResponse = schema_of(shapes.EventRecordResponse)
+EventResultResponse = schema_of(shapes.EventResultResponse)
+EventStandings = schema_of(shapes.EventStandings)
+PlayerRating = schema_of(shapes.PlayerRating)
+PlayerRatingHistory = schema_of(shapes.PlayerRatingHistory)
 
 
 # -- the endpoints -----------------------------------------------------------------------
@@ -790,8 +616,7 @@ def get_rating(name: str) -> dict[str, Any]:
     found = next((p for p in rated.current(opened, variant).players if p.name == name), None)
     if found is None:
         raise NotFoundError(f"{echoed(name, 100)} has no {variant} rating")
-    history = [views.step_json(step) for step in opened.ratings.history(variant, name)]
-    return {**views.rating_json(variant, found), "history": history}
+    return views.history_json(variant, found, opened.ratings.history(variant, name))
 
 
 def init_events(app: Flask) -> None:
