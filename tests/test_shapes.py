@@ -176,3 +176,38 @@ def test_events_and_ratings_dump_as_their_schemas_say() -> None:
         schema_of(shapes.PlayerRatingHistory)().dump(rating)
     )
     assert "history" not in shapes.dump_rating(rating)
+
+
+def test_challenges_and_policies_dump_as_their_schemas_say() -> None:
+    from referee.challenges import shapes
+    from referee.challenges.rules import public
+    from referee.storage.challenge_model import ChallengeTerms, Policy, StoredChallenge
+
+    for clock in (None, (300, 8)):
+        terms = ChallengeTerms(
+            variant="backgammon", length=5, options={"jacoby": True}, clock=clock, rated=True
+        )
+        stored = StoredChallenge(
+            challenger="gnubot",
+            opponent="randy",
+            terms=terms,
+            token_id=1,
+            expires_at=1764583230.5,
+            id=3,
+            status="declined",
+            reason="busy",
+            live_id=None,
+            created_at=1764583200.25,
+            answered_at=1764583210.0,
+        )
+        dumped = shapes.challenge_json(stored)
+        view = shapes.ChallengeView(stored)
+        assert json.dumps(dumped) == json.dumps(schema_of(shapes.Challenge)().dump(view))
+        assert (dumped["variant"], dumped["clock"]) == (
+            "backgammon",
+            None if clock is None else {"reserve": 300, "delay": 8},
+        )
+    policy = public(Policy(accept=("randy",), variants=("backgammon",), max_concurrent=2))
+    bot = shapes.OnlineView("gnubot", {"backgammon": 1512.25}, policy)
+    assert shapes.dump_online(bot) == schema_of(shapes.OnlineBot)().dump(bot)
+    assert shapes.dump_online(bot)["policy"]["accept"] == "some"  # the names stay private
