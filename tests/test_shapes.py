@@ -166,6 +166,8 @@ def test_events_and_ratings_dump_as_their_schemas_say() -> None:
         "reason": "alice did not come",
     }
     assert (first["w"], first["b"]) == ("gnubot", "randy")
+    result = shapes.ResultView(4, 1, pairings[1])
+    assert shapes.dump_result(result) == schema_of(shapes.EventResultResponse)().dump(result)
     summary = EventSummary(4, "Cup", "backgammon", 3, "swiss", "records", "open", 0, 5, 8, "t")
     assert shapes.dump_summary(summary) == schema_of(shapes.EventSummary)().dump(summary)
     entry = Correction(seq=2, at="t", by="host", action="void", round=1, table=2, reason="r")

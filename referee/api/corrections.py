@@ -59,7 +59,7 @@ def void_result(event_id: int, number: int, table: int) -> dict[str, Any]:
     keep()
     body = json_object(ReasonRequest, SMALL_BODY)
     pairing = corrections.void(storage(), event_id, number, table, body["reason"], host)
-    return {"event_id": event_id, "round": number, "pairing": views.pairing_json(pairing)}
+    return views.result_json(event_id, number, pairing)
 
 
 @blueprint.post("/v1/events/<int:event_id>/entrants/<name>/withdraw")

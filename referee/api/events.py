@@ -441,9 +441,7 @@ def submit_record(event_id: int, number: int, table: int) -> dict[str, Any]:
         body["format"],
     )
     return {
-        "event_id": event_id,
-        "round": number,
-        "pairing": views.pairing_json(done.pairing),
+        **views.result_json(event_id, number, done.pairing),
         "match_id": done.match_id,
         "duplicate": done.duplicate,
         "verdict": done.verdict,
@@ -488,7 +486,7 @@ def award_result(event_id: int, number: int, table: int) -> dict[str, Any]:
     pairing = service.award(
         storage(), event_id, number, table, body["winner"], body["reason"], host
     )
-    return {"event_id": event_id, "round": number, "pairing": views.pairing_json(pairing)}
+    return views.result_json(event_id, number, pairing)
 
 
 @blueprint.get("/v1/events/<int:event_id>/standings.json")

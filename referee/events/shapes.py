@@ -304,6 +304,15 @@ class EventView:
 
 
 @dataclass(frozen=True, slots=True)
+class ResultView:
+    """A pairing's result in its event's round, as ``EventResultResponse`` shows it."""
+
+    event_id: int
+    round: int
+    pairing: PairingView
+
+
+@dataclass(frozen=True, slots=True)
 class ChangeView:
     """One rated match's change of a rating (``event_id`` None: a challenge's match)."""
 
@@ -326,8 +335,8 @@ class RatingView:
 
 
 dump_event = dumper(Event)
-dump_pairing = dumper(EventPairing)
 dump_standing = dumper(EventStanding)
+dump_result = dumper(EventResultResponse)
 dump_summary = dumper(EventSummary)
 dump_correction = dumper(EventLedgerEntry)
 dump_rating = dumper(PlayerRating)

@@ -80,8 +80,9 @@ def event_json(storage: Storage, stored: StoredEvent) -> dict[str, Any]:
     )
 
 
-def pairing_json(pairing: StoredPairing) -> dict[str, Any]:
-    return shapes.dump_pairing(shapes.PairingView(pairing))
+def result_json(event_id: int, number: int, pairing: StoredPairing) -> dict[str, Any]:
+    """A pairing decided, voided or given its record, in round ``number`` of its event."""
+    return shapes.dump_result(shapes.ResultView(event_id, number, shapes.PairingView(pairing)))
 
 
 def correction_json(correction: Correction) -> dict[str, Any]:
