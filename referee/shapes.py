@@ -139,7 +139,13 @@ def _getter(path: str) -> Dump:
     return get
 
 
-_SCALARS: dict[str, Dump] = {"String": str, "Boolean": bool, "Integer": int, "Dict": dict}
+_SCALARS: dict[str, Dump] = {
+    "String": str,
+    "Boolean": bool,
+    "Integer": int,
+    "Float": float,
+    "Dict": dict,
+}
 
 
 def _converter(declared: Declared) -> Dump:

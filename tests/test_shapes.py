@@ -97,3 +97,119 @@ def test_live_states_and_dice_proofs_dump_as_their_schemas_say() -> None:
         7, "hmac-sha256-v1", "ab" * 32, None, {"w": "", "b": ""}, [Throw(1, (5, 2), 1, "opening")]
     )
     assert json.dumps(dump_proof(proof)) == json.dumps(schema_of(DiceProof)().dump(proof))
+
+
+def test_events_and_ratings_dump_as_their_schemas_say() -> None:
+    from referee.events import shapes
+    from referee.events.standings import Standing
+    from referee.storage.model import (
+        Correction,
+        EventSummary,
+        Seeded,
+        StoredPairing,
+    )
+
+    played = StoredPairing(
+        round=1, table=1, white="gnubot", black="randy", status="finished", live_ids=(3, 4)
+    )
+    pairings = [
+        shapes.PairingView(played),
+        shapes.PairingView(
+            StoredPairing(
+                round=1,
+                table=2,
+                white="alice",
+                black="bob",
+                status="finished",
+                winner="bob",
+                termination="award",
+                award="alice did not come",
+                bracket="main",
+            )
+        ),
+    ]
+    line = Standing("gnubot", 1, rank=1, match_points=1.0, wins=1, tiebreaks={"buchholz": 0.5})
+    event = shapes.EventView(
+        id=4,
+        name="Cup",
+        variant="backgammon",
+        length=3,
+        options={"jacoby": True},
+        format="knockout",
+        rounds=2,
+        double=False,
+        kind="bots",
+        mirrored=False,
+        rated=True,
+        move_seconds=60,
+        join_seconds=None,
+        tiebreaks=[],
+        clock=shapes.ClockView(120, 8),
+        withdrawn=["carol"],
+        status="running",
+        round=1,
+        created_at="2026-12-01T10:00:00Z",
+        updated_at="2026-12-01T10:05:00Z",
+        entrants=[Seeded("gnubot", 1, 1512.25), Seeded("randy", 2, 1500.0)],
+        rounds_played=[shapes.RoundView(1, pairings, ["dave"])],
+        standings=[line],
+        grand_final_reset=None,
+        consolation=True,
+        last_chance=False,
+        brackets=[shapes.BracketView("main", 3, None, [line])],
+    )
+    dumped = shapes.dump_event(event)
+    assert json.dumps(dumped) == json.dumps(schema_of(shapes.Event)().dump(event))
+    first, second = dumped["rounds_played"][0]["pairings"]
+    assert first["award"] is None and second["award"] == {
+        "winner": "b",
+        "reason": "alice did not come",
+    }
+    assert (first["w"], first["b"]) == ("gnubot", "randy")
+    result = shapes.ResultView(4, 1, pairings[1])
+    assert shapes.dump_result(result) == schema_of(shapes.EventResultResponse)().dump(result)
+    summary = EventSummary(4, "Cup", "backgammon", 3, "swiss", "records", "open", 0, 5, 8, "t")
+    assert shapes.dump_summary(summary) == schema_of(shapes.EventSummary)().dump(summary)
+    entry = Correction(seq=2, at="t", by="host", action="void", round=1, table=2, reason="r")
+    assert shapes.dump_correction(entry) == schema_of(shapes.EventLedgerEntry)().dump(entry)
+    changes = [shapes.ChangeView(9, None, 1500.0, 1512.25)]
+    rating = shapes.RatingView("gnubot", "backgammon", 1512.25, 14, 3, changes)
+    assert json.dumps(shapes.dump_history(rating)) == json.dumps(
+        schema_of(shapes.PlayerRatingHistory)().dump(rating)
+    )
+    assert "history" not in shapes.dump_rating(rating)
+
+
+def test_challenges_and_policies_dump_as_their_schemas_say() -> None:
+    from referee.challenges import shapes
+    from referee.challenges.rules import public
+    from referee.storage.challenge_model import ChallengeTerms, Policy, StoredChallenge
+
+    for clock in (None, (300, 8)):
+        terms = ChallengeTerms(
+            variant="backgammon", length=5, options={"jacoby": True}, clock=clock, rated=True
+        )
+        stored = StoredChallenge(
+            challenger="gnubot",
+            opponent="randy",
+            terms=terms,
+            token_id=1,
+            expires_at=1764583230.5,
+            id=3,
+            status="declined",
+            reason="busy",
+            live_id=None,
+            created_at=1764583200.25,
+            answered_at=1764583210.0,
+        )
+        dumped = shapes.challenge_json(stored)
+        view = shapes.ChallengeView(stored)
+        assert json.dumps(dumped) == json.dumps(schema_of(shapes.Challenge)().dump(view))
+        assert (dumped["variant"], dumped["clock"]) == (
+            "backgammon",
+            None if clock is None else {"reserve": 300, "delay": 8},
+        )
+    policy = public(Policy(accept=("randy",), variants=("backgammon",), max_concurrent=2))
+    bot = shapes.OnlineView("gnubot", {"backgammon": 1512.25}, policy)
+    assert shapes.dump_online(bot) == schema_of(shapes.OnlineBot)().dump(bot)
+    assert shapes.dump_online(bot)["policy"]["accept"] == "some"  # the names stay private

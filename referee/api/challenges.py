@@ -7,17 +7,19 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from flask import Blueprint, Response, jsonify
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from referee.api.events import SMALL_BODY, readable
 from referee.api.schemas import BOT_NAME, LiveClockRequest, RequestSchema
-from referee.challenges import service
+from referee.challenges import service, shapes
+from referee.challenges.shapes import challenge_json
 from referee.http.auth import token_holder
 from referee.http.bodies import json_object
 from referee.http.storage import storage
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
-from referee.storage.challenge_model import Policy, StoredChallenge
+from referee.shapes import schema_of
+from referee.storage.challenge_model import Policy
 
 blueprint = Blueprint("challenges", __name__)
 NAMES = fields.List(
@@ -102,72 +104,9 @@ class PolicyRequest(RequestSchema):
         NAMES.deserialize(accept)
 
 
-class ChallengeClock(Schema):
-    reserve = fields.Integer(required=True)
-    delay = fields.Integer(required=True)
-
-
-class Challenge(Schema):
-    id = fields.Integer(required=True)
-    status = fields.String(
-        required=True,
-        validate=validate.OneOf(["open", "accepted", "declined", "lapsed", "cancelled"]),
-    )
-    challenger = fields.String(required=True)
-    opponent = fields.String(required=True)
-    variant = fields.String(required=True)
-    length = fields.Integer(required=True)
-    options = fields.Dict(required=True)
-    clock = fields.Nested(ChallengeClock, required=True, allow_none=True)
-    rated = fields.Boolean(required=True)
-    reason = fields.String(
-        required=True, allow_none=True, metadata={"description": "why it was declined"}
-    )
-    live_id = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "the accepted one's match"}
-    )
-    created_at = fields.Float(required=True, metadata={"description": "Unix time"})
-    expires_at = fields.Float(required=True, metadata={"description": "it lapses then"})
-
-
-class PublicPolicy(Schema):
-    accept = fields.String(required=True, validate=validate.OneOf(["none", "any", "some"]))
-    variants = fields.List(fields.String(), required=True, allow_none=True)
-    rated = fields.Boolean(required=True)
-    max_concurrent = fields.Integer(required=True, allow_none=True)
-
-
-class OnlineBot(Schema):
-    name = fields.String(required=True)
-    ratings = fields.Dict(
-        keys=fields.String(),
-        values=fields.Float(),
-        required=True,
-        metadata={"description": "by variant, every rated variant (1500: none yet)"},
-    )
-    policy = fields.Nested(PublicPolicy, required=True, allow_none=True)
-
-
-def challenge_json(found: StoredChallenge) -> dict[str, Any]:
-    """A challenge as the API shows it (``Challenge``); the stream's line has the same
-    fields (``referee.events.stream``)."""
-    terms = found.terms
-    clock = None if terms.clock is None else {"reserve": terms.clock[0], "delay": terms.clock[1]}
-    return {
-        "id": found.id,
-        "status": found.status,
-        "challenger": found.challenger,
-        "opponent": found.opponent,
-        "variant": terms.variant,
-        "length": terms.length,
-        "options": terms.options,
-        "clock": clock,
-        "rated": terms.rated,
-        "reason": found.reason,
-        "live_id": found.live_id,
-        "created_at": found.created_at,
-        "expires_at": found.expires_at,
-    }
+# The answers' schemas, named as openapi.yaml names them (referee/challenges/shapes.py).
+Challenge = schema_of(shapes.Challenge)
+OnlineBot = schema_of(shapes.OnlineBot)
 
 
 @blueprint.post("/v1/challenges")

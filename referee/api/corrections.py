@@ -6,30 +6,20 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint
-from marshmallow import Schema, fields
 
 from referee.api.events import SMALL_BODY, event_now, keep, readable
 from referee.api.schemas import ReasonRequest
-from referee.events import corrections, views
+from referee.events import corrections, shapes, views
 from referee.http.auth import token_holder
 from referee.http.bodies import json_object
 from referee.http.storage import storage
 from referee.scopes import Scope
+from referee.shapes import schema_of
 
 blueprint = Blueprint("events_corrections", __name__)
 
 
-class EventLedgerEntry(Schema):
-    seq = fields.Integer(required=True)
-    at = fields.String(required=True)
-    by = fields.String(required=True, metadata={"description": "a token's name, or server"})
-    action = fields.String(
-        required=True, metadata={"description": "void, withdraw, award, forfeit or no_show"}
-    )
-    round = fields.Integer(required=True, allow_none=True)
-    table = fields.Integer(required=True, allow_none=True)
-    name = fields.String(required=True, allow_none=True, metadata={"description": "the entrant"})
-    reason = fields.String(required=True)
+EventLedgerEntry = schema_of(shapes.EventLedgerEntry)
 
 
 @blueprint.post("/v1/events/<int:event_id>/rounds/<int:number>/pairings/<int:table>/void")
@@ -69,7 +59,7 @@ def void_result(event_id: int, number: int, table: int) -> dict[str, Any]:
     keep()
     body = json_object(ReasonRequest, SMALL_BODY)
     pairing = corrections.void(storage(), event_id, number, table, body["reason"], host)
-    return {"event_id": event_id, "round": number, "pairing": views.pairing_json(pairing)}
+    return views.result_json(event_id, number, pairing)
 
 
 @blueprint.post("/v1/events/<int:event_id>/entrants/<name>/withdraw")

@@ -1,33 +1,35 @@
 """The events endpoints of EVENTS.md §2: create, list, read and start events, a records
-event's records, the host's awards, the exports of an event, and the ratings; with their
-schemas (openapi.yaml names them as the classes are named)."""
+event's records, the host's awards, the exports of an event, and the ratings (the requests'
+schemas in ``referee.api.event_requests``, the answers' in ``referee.events.shapes``)."""
 
 from __future__ import annotations
 
 import json
 import os
 from collections.abc import Iterator
-from typing import Any, ClassVar
+from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, request, stream_with_context, url_for
-from marshmallow import Schema, ValidationError, fields, validate
 
 from notation.errors import echoed
-from referee.adjudication.verdict import VerdictSchema
-from referee.api.schemas import RequestSchema, clock_delay, record_format_field
+from referee.api.event_requests import (
+    EventCreateRequest,
+    EventListQuery,
+    EventRecordRequest,
+    EventResultRequest,
+    RatingQuery,
+    RatingsQuery,
+)
 from referee.errors import NotFoundError
-from referee.events import exports, rated, service, views
-from referee.events.brackets import Bracket
+from referee.events import exports, rated, service, shapes, views
 from referee.events.keeper import POLL_SECONDS, Keeper
-from referee.events.standings import Tiebreak
 from referee.http.auth import requires, token_holder
 from referee.http.bodies import json_object, record_body
 from referee.http.engine import engine
 from referee.http.limits import check_slot, work_limits
-from referee.http.loading import QuerySchema, loaded
-from referee.http.names import PersonName, normal_name
+from referee.http.loading import loaded
+from referee.http.names import normal_name
 from referee.http.problems import problem_body
-from referee.http.queries import VariantName
 from referee.http.storage import storage
 from referee.http.streams import NDJSON
 from referee.scopes import Scope
@@ -38,361 +40,16 @@ from referee.storage.model import EventQuery
 blueprint = Blueprint("events", __name__)
 
 SMALL_BODY = 64 * 1024
-FORMATS = ["round-robin", "swiss", "knockout", "double-elimination"]
-BRACKETS = [str(name) for name in Bracket]
-LENGTH = validate.Range(min=1, max=99)
-STATUSES = ["open", "running", "finished"]
-PAIRING_STATUSES = ["pending", "playing", "finished", "disputed"]
-ENTRANT_NAME = r"[^\x00-\x1f\x7f/]*[^\x00-\x1f\x7f/\s][^\x00-\x1f\x7f/]*\Z"
-"""A name: printable, not blank, no slash (it is a path segment of /v1/ratings/NAME)."""
 
 
-# -- schemas -----------------------------------------------------------------------------
-
-
-class EventClockRequest(RequestSchema):
-    reserve_per_point = fields.Integer(
-        required=True,
-        strict=True,
-        validate=validate.Range(min=1, max=3600),
-        metadata={"description": "each player's reserve: this many seconds a point"},
-    )
-    delay = clock_delay()
-
-
-class EventClock(Schema):
-    reserve_per_point = fields.Integer(required=True)
-    delay = fields.Integer(required=True)
-
-
-class MatchLength(fields.Field[int | dict[str, int]]):
-    """A match length: a number of points, or an object of one per bracket (EVENTS.md §13:
-    ``{"main": 7, "consolation": 5, "last_chance": 3}``)."""
-
-    def _deserialize(
-        self, value: Any, attr: str | None, data: Any, **kwargs: Any
-    ) -> int | dict[str, int]:
-        if isinstance(value, int) and not isinstance(value, bool):
-            LENGTH(value)
-            return value
-        if not isinstance(value, dict) or not value:
-            raise ValidationError("a number of points, or an object of them per bracket")
-        for name, points in value.items():
-            if name not in BRACKETS:
-                raise ValidationError(f"{name!r} is no bracket ({', '.join(BRACKETS)})")
-            if not isinstance(points, int) or isinstance(points, bool):
-                raise ValidationError(f"the {name} bracket's length is a whole number")
-            LENGTH(points)
-        return dict(value)
-
-
-class EventCreateRequest(RequestSchema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=200))
-    variant = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    length = MatchLength(
-        required=True,
-        metadata={
-            "description": "every pairing is a match to this many points; with brackets,"
-            " one per bracket may be given (the first bracket's needed: main, or winners;"
-            " docs/events.md#5-6)",
-            "oneOf": [
-                {"type": "integer", "minimum": 1, "maximum": 99},
-                {
-                    "type": "object",
-                    "minProperties": 1,
-                    "additionalProperties": False,
-                    "properties": {
-                        name: {"type": "integer", "minimum": 1, "maximum": 99} for name in BRACKETS
-                    },
-                },
-            ],
-        },
-    )
-    options = fields.Dict(keys=fields.String(), load_default=dict)
-    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
-    rounds = fields.Integer(
-        load_default=None,
-        strict=True,
-        validate=validate.Range(min=1, max=255),
-        metadata={"description": "a Swiss's rounds (the other formats' follow from the entrants)"},
-    )
-    double = fields.Boolean(
-        load_default=False, metadata={"description": "round robin: twice, sides swapped"}
-    )
-    kind = fields.String(required=True, validate=validate.OneOf(["bots", "records"]))
-    entrants = fields.List(
-        PersonName(validate=[validate.Length(min=1, max=100), validate.Regexp(ENTRANT_NAME)]),
-        required=True,
-        metadata={
-            "description": "2 to 256 names (stored in Unicode NFC; control characters and"
-            " lone surrogates refused); in a bots event, play tokens' names, in a records"
-            " event people's (no play token's name)"
-        },
-    )
-    move_seconds = fields.Integer(
-        load_default=60, strict=True, validate=validate.Range(min=1, max=3600)
-    )
-    mirrored = fields.Boolean(load_default=False)
-    rated = fields.Boolean(
-        load_default=True,
-        metadata={
-            "description": "its matches count for ratings; at most 6 a day between the"
-            " same two names in one variant do (later ones count for standings only)"
-        },
-    )
-    join_seconds = fields.Integer(
-        load_default=300,
-        strict=True,
-        validate=validate.Range(min=1, max=86_400),
-        metadata={
-            "description": "bots: a bot not joined by then loses by no_show (docs/events.md#13-1)"
-        },
-    )
-    tiebreaks = fields.List(
-        fields.String(validate=validate.OneOf([str(name) for name in Tiebreak])),
-        load_default=None,
-        validate=validate.Length(min=1, max=len(Tiebreak)),
-        metadata={
-            "description": "Swiss and round robin: the standings' tie-breaks after match"
-            " points, in this order (docs/events.md#5-5); none: buchholz, sonneborn_berger,"
-            " points_difference"
-        },
-    )
-    grand_final_reset = fields.Boolean(
-        load_default=None,
-        metadata={
-            "description": "double elimination: the losers' bracket winner must win the"
-            " final twice (default true)"
-        },
-    )
-    consolation = fields.Boolean(
-        load_default=False,
-        metadata={"description": "knockout: the first-match losers play a knockout of their own"},
-    )
-    last_chance = fields.Boolean(
-        load_default=False,
-        metadata={
-            "description": "knockout with consolation: its first-round losers and the main"
-            " bracket's second-round losers play a third"
-        },
-    )
-    clock = fields.Nested(
-        EventClockRequest,
-        load_default=None,
-        allow_none=True,
-        metadata={
-            "description": "bots: the backgammon clock (docs/events.md#13-2); none: move_seconds"
-        },
-    )
-
-
-class EventListQuery(QuerySchema):
-    status = fields.String(validate=validate.OneOf(STATUSES))
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
-    cursor = fields.String(
-        validate=validate.Regexp(r"[1-9][0-9]{0,17}\Z"),
-        metadata={"description": "next_cursor of the previous page", "maxLength": 18},
-    )
-
-
-class EventRecordQuery(QuerySchema):
-    """A text/plain (or SGF) record's query parameters: its format, when named."""
-
-    format = record_format_field()
-
-
-class EventRecordRequest(RequestSchema):
-    text_query: ClassVar[type[Schema]] = EventRecordQuery
-
-    record = fields.String(required=True, validate=validate.Length(min=1))
-    format = record_format_field(in_body=True)
-
-
-class EventResultRequest(RequestSchema):
-    winner = fields.String(required=True, validate=validate.OneOf(["w", "b"]))
-    reason = fields.String(required=True, validate=validate.Length(min=1, max=500))
-
-
-class EventEntrant(Schema):
-    name = fields.String(required=True)
-    seed = fields.Integer(required=True)
-    rating = fields.Float(required=True, metadata={"description": "before the event"})
-
-
-class EventAward(Schema):
-    winner = fields.String(required=True, validate=validate.OneOf(["w", "b"]))
-    reason = fields.String(required=True)
-
-
-class EventPairing(Schema):
-    table = fields.Integer(required=True)
-    w = fields.String(required=True, metadata={"description": "first named: White"})
-    b = fields.String(required=True)
-    live_ids = fields.List(fields.Integer(), required=True)
-    match_ids = fields.List(fields.Integer(), required=True)
-    status = fields.String(required=True, validate=validate.OneOf(PAIRING_STATUSES))
-    winner = fields.String(required=True, allow_none=True)
-    points = fields.List(fields.Integer(), required=True, allow_none=True)
-    termination = fields.String(required=True, allow_none=True)
-    terminations = fields.List(
-        fields.String(), required=True, metadata={"description": "each match's"}
-    )
-    draw = fields.Boolean(required=True)
-    award = fields.Nested(EventAward, required=True, allow_none=True)
-    verdict_id = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "a disputed record's id"}
-    )
-    dispute = fields.String(required=True, allow_none=True)
-    bracket = fields.String(
-        required=True,
-        allow_none=True,
-        validate=validate.OneOf(BRACKETS),
-        metadata={"description": "its bracket (a round robin's or a Swiss's: null)"},
-    )
-
-
-class EventRound(Schema):
-    number = fields.Integer(required=True)
-    pairings = fields.List(fields.Nested(EventPairing), required=True)
-    byes = fields.List(fields.String(), required=True)
-
-
-class EventStanding(Schema):
-    rank = fields.Integer(required=True)
-    name = fields.String(required=True)
-    seed = fields.Integer(required=True)
-    match_points = fields.Float(required=True)
-    wins = fields.Integer(required=True)
-    draws = fields.Integer(required=True)
-    losses = fields.Integer(required=True)
-    byes = fields.Integer(required=True)
-    points_for = fields.Integer(required=True)
-    points_against = fields.Integer(required=True)
-    tiebreaks = fields.Dict(
-        keys=fields.String(),
-        values=fields.Float(),
-        required=True,
-        metadata={
-            "description": "buchholz, sonneborn_berger, points_difference; a knockout:"
-            " round_reached"
-        },
-    )
-
-
-class EventBracket(Schema):
-    bracket = fields.String(required=True, validate=validate.OneOf(BRACKETS))
-    length = fields.Integer(required=True)
-    champion = fields.String(required=True, allow_none=True, metadata={"description": "its winner"})
-    standings = fields.List(
-        fields.Nested(EventStanding),
-        required=True,
-        metadata={"description": "its entrants by the level reached in it, then seed"},
-    )
-
-
-class EventFacts(Schema):
-    """What the event and the events list both say of an event."""
-
-    id = fields.Integer(required=True)
-    name = fields.String(required=True)
-    variant = fields.String(required=True)
-    length = fields.Integer(required=True)
-    format = fields.String(required=True, validate=validate.OneOf(FORMATS))
-    kind = fields.String(required=True, validate=validate.OneOf(["bots", "records"]))
-    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
-    round = fields.Integer(required=True, metadata={"description": "the current round; 0: open"})
-    rounds = fields.Integer(required=True)
-    created_at = fields.String(required=True)
-
-
-class Event(EventFacts):
-    options = fields.Dict(required=True)
-    double = fields.Boolean(required=True)
-    mirrored = fields.Boolean(required=True)
-    rated = fields.Boolean(required=True)
-    move_seconds = fields.Integer(required=True)
-    join_seconds = fields.Integer(required=True, allow_none=True)
-    tiebreaks = fields.List(
-        fields.String(),
-        required=True,
-        metadata={"description": "the standings' order after match points (a knockout: none)"},
-    )
-    clock = fields.Nested(EventClock, required=True, allow_none=True)
-    withdrawn = fields.List(
-        fields.String(), required=True, metadata={"description": "entrants withdrawn (§11)"}
-    )
-    updated_at = fields.String(required=True)
-    entrants = fields.List(fields.Nested(EventEntrant), required=True)
-    rounds_played = fields.List(fields.Nested(EventRound), required=True)
-    standings = fields.List(fields.Nested(EventStanding), required=True)
-    grand_final_reset = fields.Boolean(
-        required=True, allow_none=True, metadata={"description": "a double elimination's"}
-    )
-    consolation = fields.Boolean(required=True)
-    last_chance = fields.Boolean(required=True)
-    brackets = fields.List(
-        fields.Nested(EventBracket),
-        required=True,
-        metadata={"description": "each bracket's standings (none without brackets)"},
-    )
-
-
-class EventSummary(EventFacts):
-    entrants = fields.Integer(required=True, metadata={"description": "how many"})
-
-
-class EventPage(Schema):
-    events = fields.List(fields.Nested(EventSummary), required=True)
-    next_cursor = fields.String(required=True, allow_none=True)
-
-
-class EventRecordResponse(Schema):
-    event_id = fields.Integer(required=True)
-    round = fields.Integer(required=True)
-    pairing = fields.Nested(EventPairing, required=True)
-    match_id = fields.Integer(required=True)
-    duplicate = fields.Boolean(required=True)
-    verdict = fields.Nested(schema_of(VerdictSchema), required=True)
-
-
-class EventResultResponse(Schema):
-    event_id = fields.Integer(required=True)
-    round = fields.Integer(required=True)
-    pairing = fields.Nested(EventPairing, required=True)
-
-
-class EventStandings(Schema):
-    event = fields.Dict(required=True)
-    standings = fields.List(fields.Nested(EventStanding), required=True)
-
-
-class RatingsQuery(QuerySchema):
-    variant = VariantName(metadata={"description": "one variant (default: every variant)"})
-
-
-class RatingQuery(QuerySchema):
-    variant = VariantName(required=True)
-
-
-class PlayerRating(Schema):
-    name = fields.String(required=True)
-    variant = fields.String(required=True)
-    rating = fields.Float(required=True, metadata={"description": "unrounded"})
-    experience = fields.Integer(required=True)
-    matches = fields.Integer(required=True)
-
-
-class RatingChange(Schema):
-    match_id = fields.Integer(required=True)
-    event_id = fields.Integer(
-        required=True, allow_none=True, metadata={"description": "null: a challenge's match"}
-    )
-    before = fields.Float(required=True)
-    after = fields.Float(required=True)
-
-
-class PlayerRatingHistory(PlayerRating):
-    history = fields.List(fields.Nested(RatingChange), required=True)
+# The answers' schemas, named as openapi.yaml names them (referee/events/shapes.py).
+Event = schema_of(shapes.Event)
+EventPage = schema_of(shapes.EventPage)
+EventRecordResponse = schema_of(shapes.EventRecordResponse)
+EventResultResponse = schema_of(shapes.EventResultResponse)
+EventStandings = schema_of(shapes.EventStandings)
+PlayerRating = schema_of(shapes.PlayerRating)
+PlayerRatingHistory = schema_of(shapes.PlayerRatingHistory)
 
 
 # -- the endpoints -----------------------------------------------------------------------
@@ -615,9 +272,7 @@ def submit_record(event_id: int, number: int, table: int) -> dict[str, Any]:
         body["format"],
     )
     return {
-        "event_id": event_id,
-        "round": number,
-        "pairing": views.pairing_json(done.pairing),
+        **views.result_json(event_id, number, done.pairing),
         "match_id": done.match_id,
         "duplicate": done.duplicate,
         "verdict": done.verdict,
@@ -662,7 +317,7 @@ def award_result(event_id: int, number: int, table: int) -> dict[str, Any]:
     pairing = service.award(
         storage(), event_id, number, table, body["winner"], body["reason"], host
     )
-    return {"event_id": event_id, "round": number, "pairing": views.pairing_json(pairing)}
+    return views.result_json(event_id, number, pairing)
 
 
 @blueprint.get("/v1/events/<int:event_id>/standings.json")
@@ -790,8 +445,7 @@ def get_rating(name: str) -> dict[str, Any]:
     found = next((p for p in rated.current(opened, variant).players if p.name == name), None)
     if found is None:
         raise NotFoundError(f"{echoed(name, 100)} has no {variant} rating")
-    history = [views.step_json(step) for step in opened.ratings.history(variant, name)]
-    return {**views.rating_json(variant, found), "history": history}
+    return views.history_json(variant, found, opened.ratings.history(variant, name))
 
 
 def init_events(app: Flask) -> None:

@@ -92,19 +92,24 @@ def taker(
     return None
 
 
-def public(policy: Policy | None) -> dict[str, Any] | None:
+@dataclass(frozen=True, slots=True)
+class SeenPolicy:
+    """What others see of a bot's policy (``referee.challenges.shapes.PublicPolicy``)."""
+
+    accept: str
+    variants: tuple[str, ...] | None
+    rated: bool
+    max_concurrent: int | None
+
+
+def public(policy: Policy | None) -> SeenPolicy | None:
     """What others see of a policy (``GET /v1/bots/online``): whether it takes
     challenges from anyone, from some names or from none (the names and the blocked ones
     stay private), its variants, its rated flag and its limit."""
     if policy is None:
         return None
     accept = policy.accept if isinstance(policy.accept, str) else "some"
-    return {
-        "accept": accept,
-        "variants": None if policy.variants is None else list(policy.variants),
-        "rated": policy.rated,
-        "max_concurrent": policy.max_concurrent,
-    }
+    return SeenPolicy(accept, policy.variants, policy.rated, policy.max_concurrent)
 
 
 def stream_line(challenge: StoredChallenge) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import os
 import time
 from typing import Any
 
-from referee.challenges import rules
+from referee.challenges import rules, shapes
 from referee.challenges.errors import (
     ChallengeAnsweredError,
     NoOpponentError,
@@ -326,7 +326,7 @@ def online(storage: Storage) -> list[dict[str, Any]]:
             for variant, found in kept.items()
         }
         policy = rules.public(storage.challenges.policy(name))
-        answer.append({"name": name, "ratings": ratings, "policy": policy})
+        answer.append(shapes.dump_online(shapes.OnlineView(name, ratings, policy)))
     return answer
 
 
