@@ -11,14 +11,20 @@ round's last match ended the event's stream (``GET /v1/events/{id}/stream``, wha
 event page follows) showed the round finished, and how long after a live match's
 announcement was stored its line reached each of its two bots' stream readers (p50 and
 p99 over every line of the run: the announcement's moment is when a reader of the archive
-polling every ``WATCH_SECONDS`` first saw it, so up to that much late).
-Not run in CI. Run with ``.venv/bin/python benchmarks/events_swiss.py [BOTS [ROUNDS]]``.
+polling every ``WATCH_SECONDS`` first saw it, so up to that much late). The bots run in
+``PROCESSES`` processes (4 unless told), as real bots are processes of their own: with
+all in one, the readers' wake-ups queue on that one process's GIL and the figure is the
+benchmark's as much as the server's; each reader notes ``time.monotonic()`` (one clock
+for every process) as its line comes.
+Not run in CI. Run with
+``.venv/bin/python benchmarks/events_swiss.py [BOTS [ROUNDS [PROCESSES]]]``.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import random
 import sqlite3
 import sys
@@ -39,6 +45,8 @@ BOTS = int(sys.argv[1]) if len(sys.argv) > 1 else 200
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else math.ceil(math.log2(BOTS))
 WORKERS = 2
 THREADS = 320
+PROCESSES = int(sys.argv[3]) if len(sys.argv) > 3 else 4
+CONTEXT = multiprocessing.get_context("fork")  # before any thread of this process starts
 LIMIT_SECONDS = 3600.0
 WATCH_SECONDS = 0.001
 ENV = {
@@ -131,30 +139,23 @@ def run(
     }
     created = server.json("POST", "/v1/events", body, host)
     assert "id" in created, created
-    ended: dict[int, float] = {}
-
-    def note_end(state: dict[str, Any]) -> None:
-        ended[state["id"]] = time.monotonic()
-
-    bots = [
-        TimedBot(
-            server.base,
-            secret,
-            strategy_player(RandomStrategy(random.Random(seed))),
-            on_done=note_end,
+    stopping = CONTEXT.Event()
+    results: Any = CONTEXT.Queue()
+    seeded = list(enumerate(secrets.values()))
+    players = [
+        CONTEXT.Process(
+            target=play, args=(server.base, seeded[part::PROCESSES], stopping, results), daemon=True
         )
-        for seed, secret in enumerate(secrets.values())
+        for part in range(PROCESSES)
     ]
-    for bot in bots:
-        bot.arrived = {}
+    for player in players:
+        player.start()
     watcher = Announcements(database)
     watcher.start()
     streamed: list[tuple[float, dict[str, Any]]] = []
     follower = threading.Thread(target=follow, args=(server, created["id"], streamed), daemon=True)
     follower.start()
-    for bot in bots:
-        threading.Thread(target=bot.run, daemon=True).start()
-    time.sleep(1.0)  # the bots are on the stream: the matches find them waiting
+    time.sleep(1.0 + BOTS / 200)  # the bots are on the stream: the matches find them waiting
     started = time.perf_counter()
     event = server.json("POST", f"/v1/events/{created['id']}/start", None, host)
     assert event["status"] == "running", event
@@ -169,13 +170,48 @@ def run(
             print(f"round {number}: {now - round_started:.1f} s", flush=True)
             number, round_started = event["round"], now
     elapsed = time.perf_counter() - started
-    done = [final for bot in bots for final in bot.done]
+    stopping.set()
+    ended: dict[int, float] = {}
+    arrived: list[tuple[int, float]] = []
+    done: list[dict[str, Any]] = []
+    for _ in players:
+        their_ended, their_arrived, their_done = results.get(timeout=60)
+        ended.update(their_ended)
+        arrived.extend(their_arrived)
+        done.extend(their_done)
     follower.join(timeout=30)
     watcher.stopped.set()
     watcher.join(timeout=5)
     report_stream(event, ended, streamed)
-    report_announcements(watcher.stored, bots)
+    report_announcements(watcher.stored, arrived)
     return elapsed, event, done
+
+
+def play(base: str, seeded: list[tuple[int, str]], stopping: Any, results: Any) -> None:
+    """One reader process: its share of the bots, each following its stream and playing
+    in threads, until ``stopping``; then what they saw goes to ``results`` (``ended``:
+    live id to when its final state came, ``arrived``: (live id, when its line came) per
+    bot, ``done``: the final states)."""
+    ended: dict[int, float] = {}
+
+    def note_end(state: dict[str, Any]) -> None:
+        ended[state["id"]] = time.monotonic()
+
+    bots = [
+        TimedBot(
+            base, secret, strategy_player(RandomStrategy(random.Random(seed))), on_done=note_end
+        )
+        for seed, secret in seeded
+    ]
+    for bot in bots:
+        bot.arrived = {}
+        threading.Thread(target=bot.run, daemon=True).start()
+    stopping.wait()
+    deadline = time.monotonic() + 10  # a match's final state may be on its way still
+    while time.monotonic() < deadline and any(len(b.done) < len(b.arrived) for b in bots):
+        time.sleep(0.05)
+    arrived = [item for bot in bots for item in bot.arrived.items()]
+    results.put((ended, arrived, [final for bot in bots for final in bot.done]))
 
 
 def follow(server: Server, event_id: int, lines: list[tuple[float, dict[str, Any]]]) -> None:
@@ -212,14 +248,9 @@ def report_stream(
         )
 
 
-def report_announcements(stored: dict[int, float], bots: list[TimedBot]) -> None:
+def report_announcements(stored: dict[int, float], arrived: list[tuple[int, float]]) -> None:
     """From each live match's announcement stored to its line at each bot's reader."""
-    delays = sorted(
-        at - stored[live_id]
-        for bot in bots
-        for live_id, at in bot.arrived.items()
-        if live_id in stored
-    )
+    delays = sorted(at - stored[live_id] for live_id, at in arrived if live_id in stored)
     if delays:
         p50 = delays[len(delays) // 2]
         p99 = delays[min(len(delays) - 1, math.ceil(len(delays) * 0.99) - 1)]
