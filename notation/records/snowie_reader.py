@@ -6,7 +6,7 @@
 Here field 4 is the player on roll (0 the first), the points (13-36, +n his) and field
 37's bar are his, field 12 the other's bar, fields 5 and 8 his name and score, field 11
 the cube's owner (1 he, -1 the other, 0 centred): so gnubg's ``export position
-snowietxt`` writes them (tests/engines/test_gnubg_imports.py compares nine of its positions
+snowietxt`` writes them (tests/players/test_gnubg_imports.py compares nine of its positions
 with gnubg's own Position IDs). Its dice (38, 39) are not read: a game starts to roll (a
 finding says so)."""
 

@@ -183,13 +183,13 @@ def _bot(args: argparse.Namespace) -> int:
 
 
 def _engine_bot(args: argparse.Namespace, client: LiveClient) -> int:
-    """``bot --engine``: the engine plays the match through the bridge (referee.engines)."""
+    """``bot --engine``: the engine plays the match through the bridge (referee.players)."""
     import logging
 
-    from referee.engines import EngineError, open_engine
-    from referee.engines.bridge import BridgeStopped, EngineStrategy, play_engine_match
-    from referee.engines.fibs import NotBackgammonError
     from referee.live.bot import LiveApiError
+    from referee.players import EngineError, open_engine
+    from referee.players.fibs import NotBackgammonError
+    from referee.players.seat import BridgeStopped, EngineStrategy, play_engine_match
 
     logging.basicConfig(format="nardy-referee: %(message)s")
     try:
@@ -225,8 +225,8 @@ def _events_bot(args: argparse.Namespace) -> int:
     logging.basicConfig(format="nardy-referee: %(message)s")
     engine = None
     if args.engine:
-        from referee.engines import open_engine
-        from referee.engines.bridge import engine_player
+        from referee.players import open_engine
+        from referee.players.seat import engine_player
 
         try:
             engine = open_engine(args.engine)

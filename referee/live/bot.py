@@ -43,7 +43,7 @@ class ActionRefused(LiveApiError):
 
 class Strategy(Protocol):
     """What the bot asks for every decision: the action (without ``ply``) for a state in
-    which it is to act. The random strategy below, or an engine (referee.engines)."""
+    which it is to act. The random strategy below, or an engine (referee.players)."""
 
     def choose(self, state: dict[str, Any]) -> dict[str, Any]: ...
 
@@ -127,7 +127,7 @@ def play_match(client: LiveClient, strategy: Strategy, seed: str = "") -> dict[s
 
 Player = Callable[["LiveClient"], dict[str, Any]]
 """Plays one live match to its end (the final state): ``play_match`` with a strategy, or
-an engine's (``referee.engines.bridge.engine_player``)."""
+an engine's (``referee.players.seat.engine_player``)."""
 
 
 def refusal(policy: dict[str, Any], challenge: dict[str, Any]) -> str | None:

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from referee.engines.bridge import engine_player
-from referee.engines.gnubg import GnubgExternal
 from referee.live.bot import EventsBot, RandomStrategy, strategy_player
-from tests.engines.gnubg import external_player
+from referee.players.gnubg import GnubgExternal
+from referee.players.seat import engine_player
+from tests.players.gnubg import external_player
 from tests.server import ROOT, Server, start, stop, write_token
 
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy")

@@ -29,9 +29,9 @@ from referee.http.streams import StreamLimits
 from referee.storage import Location, open_storage
 from referee.storage.model import EventSeat
 from referee.storage.stores import Storage
-from tests.engines.gnubg import run_batch
 from tests.events.records import played_record, winner_of
 from tests.events.support import Site, make_site
+from tests.players.gnubg import run_batch
 
 DEADLINE = 30.0
 

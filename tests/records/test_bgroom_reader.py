@@ -2,7 +2,7 @@
 layout gnubg reads (the (X)/(0) marks, implied takes, a beaver, a blank line after a
 double as a drop, a dance), and bad input (the corpus written as ``.bgf``:
 test_corpus_formats.py). gnubg's own import of .bgf reads nothing
-(tests/engines/test_gnubg_imports.py says why), so nothing here is compared with it."""
+(tests/players/test_gnubg_imports.py says why), so nothing here is compared with it."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from referee.adjudication import check_record
 from referee.adjudication.budget import OFFLINE
 from referee.adjudication.formats import binary_text
 from tests.corpus import MAT, require
-from tests.engines.test_sgf_reading import outcome
+from tests.players.test_sgf_reading import outcome
 from tests.records.bgroom_text import bgroom_of
 from tests.records.gam_text import gam_of
 from tests.records.oldmoves_text import oldmoves_of

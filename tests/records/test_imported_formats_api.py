@@ -14,7 +14,7 @@ from referee.adjudication import check_record
 from tests.api.support import archive_at, assert_problem, get_json
 from tests.api.test_matches_api import Env, bearer, make_env
 from tests.corpus import MAT, require
-from tests.engines.test_sgf_reading import outcome
+from tests.players.test_sgf_reading import outcome
 from tests.records.oldmoves_text import oldmoves_of
 from tests.records.sgg_text import sgg_of
 from tests.records.tmg_text import tmg_of

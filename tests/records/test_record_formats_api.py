@@ -17,7 +17,7 @@ import pytest
 from referee.adjudication import check_record
 from tests.api.support import archive_at, assert_problem, get_json
 from tests.api.test_matches_api import BG_EXAMPLE, Env, bearer, example, make_env
-from tests.engines.test_sgf_reading import edit_records, exported, outcome
+from tests.players.test_sgf_reading import edit_records, exported, outcome
 
 MAT_TEXT = example(BG_EXAMPLE)
 SGF_TEXT = exported(MAT_TEXT)

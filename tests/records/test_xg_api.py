@@ -16,7 +16,7 @@ from referee.adjudication import check_record
 from referee.cli import main
 from tests.api.support import archive_at, assert_problem, get_json
 from tests.api.test_matches_api import Env, bearer, make_env
-from tests.engines.test_sgf_reading import outcome
+from tests.players.test_sgf_reading import outcome
 from tests.records.test_imported_formats_api import mat_text
 from tests.records.xg_bytes import xg_of
 

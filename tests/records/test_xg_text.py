@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from notation.records.formats import MAT, detect
 from referee.adjudication import check_record
-from tests.engines.test_sgf_reading import outcome
+from tests.players.test_sgf_reading import outcome
 
 XG = """\ufeff; [Site "eXtreme Gammon"]
 ; [Player 1 "Alice"]

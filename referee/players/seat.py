@@ -1,4 +1,4 @@
-"""The bridge: an engine as a strategy of the reference bot's loop.
+"""The seat (the engine bridge): an engine as a strategy of the reference bot's loop.
 
 ``EngineStrategy.choose`` turns each state in which the bot is to act into the engine's
 board (fibs.fibs_board, plus gnubg's session options), asks the engine, and turns its
@@ -20,18 +20,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engines import Engine
-from referee.engines.fibs import (
+from referee.live.bot import ActionRefused, LiveClient, Player, play_match
+from referee.players import Engine
+from referee.players.fibs import (
     EngineAnswerError,
     NotBackgammonError,
     Seat,
     action_of,
     fibs_board,
 )
-from referee.live.bot import ActionRefused, LiveClient, Player, play_match
 from vocabulary import Side, VariantId
 
-log = logging.getLogger("nardy_referee.engines")
+log = logging.getLogger("nardy_referee.players")
 
 
 @dataclass(frozen=True, slots=True)

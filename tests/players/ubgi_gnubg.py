@@ -1,12 +1,12 @@
 """A test-only UBGI engine (draft 0.01): it speaks UBGI on stdin/stdout and asks gnubg's
-external player (``python -m tests.engines.ubgi_gnubg PORT``) for every position,
+external player (``python -m tests.players.ubgi_gnubg PORT``) for every position,
 answering moves in UBGI's plainest form (``8 5 6 5``: no ``/``, no ``*``)."""
 
 from __future__ import annotations
 
 import sys
 
-from referee.engines.gnubg import GnubgExternal
+from referee.players.gnubg import GnubgExternal
 
 
 def main() -> int:

@@ -22,7 +22,7 @@ import subprocess
 import threading
 from dataclasses import dataclass, field
 
-from referee.engines.gnubg import ANSWER_SECONDS, EngineError
+from referee.players.gnubg import ANSWER_SECONDS, EngineError
 
 START_SECONDS = 60.0
 _SKIPPED = ("id ", "info ", "readyok")

@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 
 from referee.adjudication.match import check_record
-from referee.engines.bridge import BridgeStopped, EngineStrategy, play_engine_match
-from referee.engines.fibs import NotBackgammonError
-from referee.engines.gnubg import GnubgExternal
-from referee.engines.ubgi import UbgiEngine
 from referee.live.bot import EventsBot, LiveClient, RandomStrategy, play_match, strategy_player
-from tests.engines.gnubg import run_batch
-from tests.engines.live_play import engine_match
+from referee.players.fibs import NotBackgammonError
+from referee.players.gnubg import GnubgExternal
+from referee.players.seat import BridgeStopped, EngineStrategy, play_engine_match
+from referee.players.ubgi import UbgiEngine
 from tests.live.harness import Tokens, create, token_of
+from tests.players.gnubg import run_batch
+from tests.players.live_play import engine_match
 from tests.server import ROOT, Server
 
 Setup = tuple[Server, Tokens]
@@ -77,7 +77,7 @@ def test_no_crawford_rule(setup: Setup, gnubg: GnubgExternal) -> None:
 
 def test_a_ubgi_engine(setup: Setup, gnubg: GnubgExternal) -> None:
     server, tokens = setup
-    command = f"{sys.executable} -m tests.engines.ubgi_gnubg {gnubg.port}"
+    command = f"{sys.executable} -m tests.players.ubgi_gnubg {gnubg.port}"
     gnubg.close()  # gnubg takes one controller at a time: the UBGI engine's, now
     engine = UbgiEngine(command)
     try:

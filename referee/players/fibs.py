@@ -32,7 +32,7 @@ documentation lists them (fibs.com ``rawboard.html``, also FORMATS.md part 2 §4
 Measured against gnubg 1.07.001 (Debian), which reads field 51 as its "non-Crawford" flag
 and 52 as its "post-Crawford" flag: at a score with a player 1-away it takes the game for
 the Crawford game exactly when both are 0, which is what field 51's documented meaning
-gives (tests/engines/test_gnubg_external.py checks it through gnubg's debug output).
+gives (tests/players/test_gnubg_external.py checks it through gnubg's debug output).
 """
 
 from __future__ import annotations

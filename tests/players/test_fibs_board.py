@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from notation.positions import parse_position
-from referee.engines.bridge import EngineStrategy, refuse_variant, session_options
-from referee.engines.fibs import (
+from referee.players.fibs import (
     EngineAnswerError,
     NotBackgammonError,
     Seat,
@@ -18,6 +17,7 @@ from referee.engines.fibs import (
     fibs_name,
     move_text,
 )
+from referee.players.seat import EngineStrategy, refuse_variant, session_options
 from vocabulary import Side
 
 START = "2b,,,,,5w,,3w,,,,5b,5w,,,,3b,,5b,,,,,2w w0b0 w0b0"

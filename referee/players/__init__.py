@@ -1,11 +1,12 @@
-"""Real engines at the table: a bridge that seats a backgammon engine in a live match
-(LIVE.md) through the public HTTP API, as the reference bot plays.
+"""Players at the table: programs seated in a live match (docs/live.md) through the public
+HTTP API, as the reference bot plays (the rules engine, Python or native, is
+``referee.rules.engine``; these are opponents).
 
 * ``fibs``: a live state as a FIBS ``board:`` line for the engine's side, and the
   engine's answer as a live action (pure functions);
 * ``gnubg``: GNU Backgammon's external player (gnubg listens on HOST:PORT, we connect);
 * ``ubgi``: an engine process speaking UBGI on stdin/stdout;
-* ``bridge``: ``EngineStrategy``, a strategy of the reference bot's loop
+* ``seat``: the bridge, ``EngineStrategy``, a strategy of the reference bot's loop
   (``referee.live.bot.play_match``) that asks the engine, and ``play_engine_match``.
 
 The bridge holds nothing of one match: the same strategy (and engine connection) can
@@ -16,8 +17,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from referee.engines.gnubg import EngineError, GnubgExternal
-from referee.engines.ubgi import UbgiEngine
+from referee.players.gnubg import EngineError, GnubgExternal
+from referee.players.ubgi import UbgiEngine
 
 
 class Engine(Protocol):

@@ -10,8 +10,8 @@ import pytest
 
 from notation.ids import encode_position_id
 from notation.positions import parse_position
-from referee.engines.fibs import Seat, board_line
-from referee.engines.gnubg import GnubgExternal
+from referee.players.fibs import Seat, board_line
+from referee.players.gnubg import GnubgExternal
 from vocabulary import Side
 
 START = "2b,,,,,5w,,3w,,,,5b,5w,,,,3b,,5b,,,,,2w w0b0 w0b0"

@@ -19,7 +19,7 @@ from notation.records.mat_reader import read_mat
 from referee.adjudication import check_and_write, check_record
 from referee.archive.sgf import sgf_of
 from tests.corpus import MAT, openspiel_money_session, read_jsonl, require
-from tests.engines.gnubg import run_batch
+from tests.players.gnubg import run_batch
 from tests.records.test_snowie_edits import SCENARIOS, case_cells, record
 from tests.server import ROOT
 

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from referee.engines.gnubg import GnubgExternal
-from tests.engines.gnubg import external_player
+from referee.players.gnubg import GnubgExternal
 from tests.live.harness import Tokens, live_setup
+from tests.players.gnubg import external_player
 from tests.server import Server
 
 

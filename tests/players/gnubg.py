@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.engines.gnubg import GnubgExternal
+from referee.players.gnubg import GnubgExternal
 from tests.server import free_port
 
 

@@ -26,8 +26,8 @@ from notation.positions import parse_position
 from notation.records.snowie_reader import read_snowie
 from referee.adjudication import check_record
 from tests.corpus import MAT, require
-from tests.engines.gnubg import run_batch
-from tests.engines.test_sgf_reading import GNUBG_LOSES, corpus, outcome
+from tests.players.gnubg import run_batch
+from tests.players.test_sgf_reading import GNUBG_LOSES, corpus, outcome
 from tests.records.gam_text import gam_of
 from tests.records.oldmoves_text import oldmoves_of
 from tests.records.sgg_text import sgg_of

@@ -7,9 +7,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.engines import Engine
-from referee.engines.bridge import EngineStrategy, play_engine_match
 from referee.live.bot import LiveClient, RandomStrategy, play_match
+from referee.players import Engine
+from referee.players.seat import EngineStrategy, play_engine_match
 from tests.live.harness import Tokens, create, token_of
 from tests.server import Server
 

@@ -21,7 +21,7 @@ from referee.adjudication.match import adjudicate, check_and_write
 from referee.app import create_app
 from referee.archive.sgf import SGF_MEDIA_TYPE, sgf_of
 from tests.corpus import MAT, require
-from tests.engines.gnubg import run_batch
+from tests.players.gnubg import run_batch
 from tests.server import ROOT, write_token
 
 EXAMPLES = ROOT / "examples"
