@@ -216,7 +216,8 @@ impl PyPlayer {
 }
 
 /// One game of `variant` under its default options between `white` and `black` with
-/// `throws` (the opening first, LIVE.md §5): `(winner, points, mars, throws used, turns)`.
+/// `throws` (the opening first, LIVE.md §5): `(winner, points, mars, throws used, turns)`,
+/// or None when the game needs more throws than given.
 #[pyfunction]
 fn engine_game(
     py: Python<'_>,
@@ -224,18 +225,20 @@ fn engine_game(
     white: &PyPlayer,
     black: &PyPlayer,
     throws: Vec<(u8, u8)>,
-) -> PyResult<(&'static str, u8, bool, usize, u32)> {
+) -> PyResult<Option<(&'static str, u8, bool, usize, u32)>> {
     let rules = Rules::default_for(Variant::from_id(variant)?)?;
     let (mut white, mut black) = (white.player.clone(), black.player.clone());
-    let played = py.allow_threads(|| play_game(&rules, &mut white, &mut black, &throws))?;
-    let outcome = played.outcome;
-    Ok((
-        outcome.winner.letter(),
-        outcome.points,
-        outcome.mars,
-        played.throws,
-        played.turns,
-    ))
+    match py.allow_threads(|| play_game(&rules, &mut white, &mut black, &throws)) {
+        Ok(played) => Ok(Some((
+            played.outcome.winner.letter(),
+            played.outcome.points,
+            played.outcome.mars,
+            played.throws,
+            played.turns,
+        ))),
+        Err(EngineError::DiceRanOut(_)) => Ok(None),
+        Err(error) => Err(error.into()),
+    }
 }
 
 /// Registers the engine's classes and functions in the module.
