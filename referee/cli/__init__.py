@@ -24,6 +24,7 @@ GROUPS = {
     "export": ("export",),
     "copy": ("copy-archive",),
     "events": ("ratings",),
+    "ubgi": ("engine",),
     "train": ("train",),
 }
 """Each module of ``referee.cli`` and the commands it adds (``add(commands)``)."""

@@ -56,7 +56,8 @@ def check(native: Any, variant: str, net: Any, pairs: int) -> Tally:
     """The network at 0-ply against the heuristic player over ``pairs`` mirrored pairs
     (dealt from the server seed of "train check GAMES")."""
     engine, heuristic = native.EnginePlayer.network(net, 0), native.EnginePlayer.heuristic()
-    return measure(native, variant, engine, heuristic, pairs, f"train check {net.games}")
+    label = f"train check {net.games}"
+    return measure(native, variant, engine, lambda _: heuristic, pairs, label)
 
 
 def write_atomically(path: Path, data: bytes) -> None:

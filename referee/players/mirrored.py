@@ -97,17 +97,18 @@ def measure(
     native: Any,
     variant: str,
     player: Any,
-    opponent: Any,
+    opponent: Callable[[int], Any],
     pairs: int,
     label: str,
     each: Callable[[Tally], None] = lambda tally: None,
 ) -> Tally:
-    """``player`` against ``opponent`` over ``pairs`` mirrored pairs, dealt from the server
-    seed of ``label`` with dice ids 1..pairs; ``each`` is told the tally after each pair."""
+    """``player`` against ``opponent(dice_id)`` over ``pairs`` mirrored pairs, dealt from
+    the server seed of ``label`` with dice ids 1..pairs; ``each`` is told the tally after
+    each pair."""
     seed = server_seed(label)
     tally = Tally()
     for dice_id in range(1, pairs + 1):
-        for game in pair(native, variant, player, opponent, seed, dice_id):
+        for game in pair(native, variant, player, opponent(dice_id), seed, dice_id):
             tally = tally.add(game)
         each(tally)
     return tally

@@ -37,7 +37,7 @@ def test_a_tiny_network_trained_briefly_beats_the_random_player(
     assert run.stderr == ""  # no bar when nobody watches
     net = native.EngineNetwork.load(out.read_bytes())
     engine = native.EnginePlayer.network(net, 0)
-    tally = measure(native, variant, engine, native.EnginePlayer.random(5), 100, "tiny")
+    tally = measure(native, variant, engine, native.EnginePlayer.random, 100, "tiny")
     assert tally.games == 200
     low, _ = tally.interval()
     # Chance alone would win about half: the whole 95 % interval lies far above it.
