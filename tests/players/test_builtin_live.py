@@ -9,17 +9,15 @@ import json
 import random
 import subprocess
 import sys
-import threading
-import time
 from typing import Any
 
 import pytest
 
-from referee.live.bot import EventsBot, LiveClient, RandomStrategy, play_match, strategy_player
+from referee.live.bot import LiveClient, RandomStrategy, play_match
 from referee.players.builtin import BuiltinEngine
 from tests.live.harness import Tokens, create
 from tests.native.conftest import native  # noqa: F401 (the fixture: built, or skipped)
-from tests.players.live_play import engine_match
+from tests.players.live_play import challenge_taken, engine_match
 from tests.server import ROOT, Server
 
 pytestmark = pytest.mark.usefixtures("native")
@@ -97,29 +95,8 @@ def test_the_engine_takes_a_nardy_challenge_by_its_policy(setup: Setup) -> None:
     policy = '{"accept": ["bob"]}'
     command = [*BOT, "--url", server.base, "--token", tokens.alice, "--name", "alice",
                "--matches", "1", "--accept", policy, "--engine", "builtin:0"]  # fmt: skip
-    bot = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 60
-        while not any(  # its policy set and its stream open
-            found["name"] == "alice" and found["policy"] is not None
-            for found in server.json("GET", "/v1/bots/online")
-        ):
-            assert time.monotonic() < deadline and bot.poll() is None, "alice never came online"
-            time.sleep(0.05)
-        challenger = EventsBot(
-            server.base, tokens.bob, strategy_player(RandomStrategy(random.Random(2))), 1
-        )
-        thread = threading.Thread(target=challenger.run, daemon=True)
-        thread.start()
-        body = {"opponent": "alice", "variant": "khachapuri", "length": 1}
-        made = server.json("POST", "/v1/challenges", body, tokens.bob)
-        assert made["status"] == "accepted", made
-        out, _ = bot.communicate(timeout=600)
-        thread.join(timeout=60)
-    finally:
-        if bot.poll() is None:
-            bot.kill()
-    assert bot.returncode == 0
-    (final,) = challenger.done
-    assert json.loads(out) == {key: final[key] for key in SUMMARY}
-    assert final["id"] == made["live_id"] and final["status"] == "finished"
+    taken = challenge_taken(server, tokens, command, "khachapuri")
+    assert taken.returncode == 0
+    assert json.loads(taken.out) == {key: taken.final[key] for key in SUMMARY}
+    assert taken.final["id"] == taken.challenge["live_id"]
+    assert taken.final["status"] == "finished"

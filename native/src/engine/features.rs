@@ -147,20 +147,11 @@ impl Block {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::board::CELLS;
-
-    fn layout(points: &[(usize, u8)]) -> Layout {
-        let mut cells = [0; CELLS];
-        for &(point, count) in points {
-            cells[point] += count;
-        }
-        cells[OFF] = CHECKERS - cells.iter().sum::<u8>();
-        cells
-    }
+    use crate::engine::game::layout_with;
 
     #[test]
     fn the_start_of_long_nardy_lights_the_heads_and_the_pips() {
-        let start = layout(&[(24, 15)]);
+        let start = layout_with(&[(24, 15)]);
         let features = Features::of(
             Variant::LongNardy,
             &Position {
@@ -183,8 +174,8 @@ mod tests {
 
     #[test]
     fn the_roller_comes_first() {
-        let mine = layout(&[(24, 14), (20, 1)]);
-        let theirs = layout(&[(24, 15)]);
+        let mine = layout_with(&[(24, 14), (20, 1)]);
+        let theirs = layout_with(&[(24, 15)]);
         let dense = Features::of(Variant::LongNardy, &Position { mine, theirs }).dense();
         assert_eq!(dense[19 * PER_POINT], 1.0);
         assert_eq!(dense[PER_SIDE + 19 * PER_POINT], 0.0);
@@ -194,8 +185,8 @@ mod tests {
     fn a_block_is_measured_along_the_other_sides_path_with_his_checkers_behind_it() {
         // My own 19..24 are the other side's own 7..12: his 10 checkers on his head are
         // behind that block, his 5 on his 3 ahead of it.
-        let mine = layout(&[(19, 2), (20, 2), (21, 2), (22, 2), (23, 2), (24, 3)]);
-        let theirs = layout(&[(24, 10), (3, 5)]);
+        let mine = layout_with(&[(19, 2), (20, 2), (21, 2), (22, 2), (23, 2), (24, 3)]);
+        let theirs = layout_with(&[(24, 10), (3, 5)]);
         let block = Block::longest(Variant::LongNardy, &mine, &theirs);
         assert_eq!(
             block,
@@ -209,16 +200,16 @@ mod tests {
     #[test]
     fn points_across_the_other_sides_seam_are_two_runs() {
         // My own 11..14 are his 23, 24, 1, 2: his path breaks between his 1 and 24.
-        let mine = layout(&[(11, 1), (12, 1), (13, 1), (14, 1), (24, 11)]);
-        let theirs = layout(&[(20, 15)]);
+        let mine = layout_with(&[(11, 1), (12, 1), (13, 1), (14, 1), (24, 11)]);
+        let theirs = layout_with(&[(20, 15)]);
         let block = Block::longest(Variant::LongNardy, &mine, &theirs);
         assert_eq!(block.length, 2);
     }
 
     #[test]
     fn bearing_off_and_home_are_counted() {
-        let mine = layout(&[(1, 5), (6, 5)]);
-        let theirs = layout(&[(24, 15)]);
+        let mine = layout_with(&[(1, 5), (6, 5)]);
+        let theirs = layout_with(&[(24, 15)]);
         let dense = Features::of(Variant::Khachapuri, &Position { mine, theirs }).dense();
         let counts = 24 * PER_POINT;
         assert_eq!(dense[counts], 5.0 / 15.0);

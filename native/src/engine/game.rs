@@ -115,6 +115,16 @@ impl Position {
     }
 }
 
+/// A layout with the given (own point, count) pairs and the rest of the 15 borne off.
+pub fn layout_with(points: &[(usize, u8)]) -> Layout {
+    let mut layout = [0; CELLS];
+    for &(point, count) in points {
+        layout[point] += count;
+    }
+    layout[OFF] = CHECKERS - layout.iter().sum::<u8>();
+    layout
+}
+
 /// Whether a layout has borne off every checker.
 pub fn finished(layout: &Layout) -> bool {
     layout[OFF] == CHECKERS

@@ -164,17 +164,8 @@ impl<'a> Searcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::board::CELLS;
+    use crate::engine::game::layout_with;
     use crate::rules::variants::Variant;
-
-    fn layout(points: &[(usize, u8)]) -> Layout {
-        let mut cells = [0; CELLS];
-        for &(point, count) in points {
-            cells[point] += count;
-        }
-        cells[OFF] = 15 - cells.iter().sum::<u8>();
-        cells
-    }
 
     #[test]
     fn a_play_that_bears_off_the_last_checker_wins_at_any_depth() {
@@ -182,8 +173,8 @@ mod tests {
         let rules = Rules::default_for(Variant::LongNardy).unwrap();
         let mut searcher = Searcher::new(&net, rules).unwrap();
         let before = Position {
-            mine: layout(&[(1, 1), (2, 1)]),
-            theirs: layout(&[(24, 15)]),
+            mine: layout_with(&[(1, 1), (2, 1)]),
+            theirs: layout_with(&[(24, 15)]),
         };
         let mut plays = Vec::new();
         rules.outcomes_into(&before, Dice::new(2, 1).unwrap(), &mut plays);

@@ -30,6 +30,10 @@ impl From<EngineError> for PyErr {
 /// None for RULES.md's defaults.
 type PlainOptions = Option<(String, String, String, String)>;
 
+/// A game's end: the winner ('w' or 'b'), the points, whether by mars, the throws used
+/// and the turns played.
+type GameEnd = (&'static str, u8, bool, usize, u32);
+
 /// A ranked play: its canonical text, equity (points for the roller), the five outputs,
 /// the plies searched.
 type RankedPlay = (String, f32, [f32; 5], u8);
@@ -225,7 +229,7 @@ fn engine_game(
     white: &PyPlayer,
     black: &PyPlayer,
     throws: Vec<(u8, u8)>,
-) -> PyResult<Option<(&'static str, u8, bool, usize, u32)>> {
+) -> PyResult<Option<GameEnd>> {
     let rules = Rules::default_for(Variant::from_id(variant)?)?;
     let (mut white, mut black) = (white.player.clone(), black.player.clone());
     match py.allow_threads(|| play_game(&rules, &mut white, &mut black, &throws)) {
