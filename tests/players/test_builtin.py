@@ -32,6 +32,7 @@ OPTIONS = [
     ("long-nardy", {}),
     ("long-nardy", {"head_exception": "none", "block_timing": "end_of_turn"}),
     ("long-nardy", {"block_rule": "home", "first_turn_scope": "game_first_turn"}),
+    ("long-nardy", {"head_exception": "only_if_needed"}),
     ("khachapuri", {}),
     ("khachapuri", {"block_timing": "end_of_turn", "block_rule": "home"}),
 ]
