@@ -7,7 +7,7 @@ stdin/stdout. Its trained weights ship with the package (``weights/VARIANT.net``
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -34,6 +34,12 @@ class RankedPlay:
     win_mars: float
     lose_mars: float
     plies: int
+
+    @classmethod
+    def of(cls, ranked: tuple[str, float, list[float], int]) -> RankedPlay:
+        """A play as the native engine ranks it: (text, equity, outputs, plies)."""
+        play, equity, outputs, plies = ranked
+        return cls(play, equity, outputs[0], outputs[1], outputs[2], plies)
 
 
 def native_core() -> Any:
@@ -69,7 +75,6 @@ class BuiltinEngine:
     1: expectimax over the opponent's 21 rolls)."""
 
     plies: int = DEFAULT_PLIES
-    networks: dict[VariantId, Any] = field(default_factory=dict, repr=False)
 
     name = "builtin"
     variants = NARDY
@@ -88,26 +93,31 @@ class BuiltinEngine:
             return "roll"
         if position.phase is not Phase.MOVE:
             raise EngineError(f"the builtin engine has no answer in phase {position.phase}")
-        return self.ranked(question)[0].play
+        return self.best(question).play
+
+    def best(self, question: Question) -> RankedPlay:
+        """The best play for the position's dice (at 1-ply only when more than one play is
+        a candidate)."""
+        return RankedPlay.of(network(question.position.variant.id).choose(*self._roll(question)))
 
     def ranked(self, question: Question) -> list[RankedPlay]:
         """Every legal play for the position's dice, best first (at 1-ply the best few at
         0-ply are searched again and lead; the rest follow at 0-ply)."""
+        ranked = network(question.position.variant.id).rank(*self._roll(question))
+        return [RankedPlay.of(play) for play in ranked]
+
+    def _roll(self, question: Question) -> tuple[Any, ...]:
+        """The native engine's arguments for the question's roll."""
         position = question.position
         assert position.turn is not None and position.dice is not None
-        net = self.networks.get(position.variant.id) or network(position.variant.id)
         board = position.board
-        ranked = net.rank(
+        return (
             list(board.layout(position.turn)),
             list(board.layout(position.turn.other)),
             position.dice,
             self.plies,
             play_options(question.options),
         )
-        return [
-            RankedPlay(play, equity, outputs[0], outputs[1], outputs[2], plies)
-            for play, equity, outputs, plies in ranked
-        ]
 
     def close(self) -> None:
         """Nothing to close: the engine runs in this process."""

@@ -121,6 +121,28 @@ impl<'a> Searcher<'a> {
         plays: &[Layout],
         plies: u8,
     ) -> Result<Vec<Judged>, EngineError> {
+        self.ranked(before, plays, plies, 1)
+    }
+
+    /// The best play at `plies` (a single candidate at 0-ply is the choice without a look
+    /// deeper: nothing could overtake it).
+    pub fn choose(
+        &mut self,
+        before: &Position,
+        plays: &[Layout],
+        plies: u8,
+    ) -> Result<Judged, EngineError> {
+        Ok(self.ranked(before, plays, plies, 2)?[0])
+    }
+
+    /// `rank`, searching deeper only when at least `least` plays are candidates.
+    fn ranked(
+        &mut self,
+        before: &Position,
+        plays: &[Layout],
+        plies: u8,
+        least: usize,
+    ) -> Result<Vec<Judged>, EngineError> {
         let mut judged = self.rank_shallow(before, plays);
         match plies {
             0 => return Ok(judged),
@@ -136,6 +158,9 @@ impl<'a> Searcher<'a> {
             .take(MAX_CANDIDATES)
             .take_while(|j| top - j.equity <= CANDIDATE_MARGIN * scale)
             .count();
+        if deep < least {
+            return Ok(judged);
+        }
         for candidate in &mut judged[..deep] {
             let estimate = self.after_play_deep(before, &plays[candidate.index]);
             *candidate = Judged {
@@ -147,17 +172,6 @@ impl<'a> Searcher<'a> {
         }
         judged[..deep].sort_by(|a, b| b.equity.total_cmp(&a.equity));
         Ok(judged)
-    }
-
-    /// The best play at `plies`.
-    pub fn choose(
-        &mut self,
-        before: &Position,
-        plays: &[Layout],
-        plies: u8,
-    ) -> Result<Judged, EngineError> {
-        let ranked = self.rank(before, plays, plies)?;
-        Ok(ranked[0])
     }
 }
 
@@ -200,6 +214,18 @@ mod tests {
         let deep: Vec<&Judged> = ranked.iter().filter(|j| j.plies == 1).collect();
         assert!(!deep.is_empty() && deep.len() <= MAX_CANDIDATES);
         assert!(deep.windows(2).all(|w| w[0].equity >= w[1].equity));
+    }
+
+    #[test]
+    fn a_lone_candidate_is_chosen_without_a_deeper_look() {
+        let net = Network::new(Variant::LongNardy, 8, 1).unwrap();
+        let rules = Rules::default_for(Variant::LongNardy).unwrap();
+        let mut searcher = Searcher::new(&net, rules).unwrap();
+        let start = rules.start();
+        let plays = [start.mine];
+        let chosen = searcher.choose(&start, &plays, 1).unwrap();
+        assert_eq!((chosen.index, chosen.plies), (0, 0));
+        assert_eq!(searcher.rank(&start, &plays, 1).unwrap()[0].plies, 1);
     }
 
     #[test]

@@ -125,6 +125,33 @@ impl PyNetwork {
         plies: u8,
         options: PlainOptions,
     ) -> PyResult<Vec<RankedPlay>> {
+        self.judged(py, (mine, theirs, dice, plies, options), true)
+    }
+
+    /// The best play at `plies` (0 or 1), as `rank` gives each play (the search stops at
+    /// 0-ply when only one play is a candidate).
+    #[pyo3(signature = (mine, theirs, dice, plies = 0, options = None))]
+    fn choose(
+        &self,
+        py: Python<'_>,
+        mine: Vec<u8>,
+        theirs: Vec<u8>,
+        dice: (u8, u8),
+        plies: u8,
+        options: PlainOptions,
+    ) -> PyResult<RankedPlay> {
+        let mut best = self.judged(py, (mine, theirs, dice, plies, options), false)?;
+        Ok(best.remove(0))
+    }
+}
+
+/// A question about one roll: both layouts, the dice, the plies, the options.
+type Roll = (Vec<u8>, Vec<u8>, (u8, u8), u8, PlainOptions);
+
+impl PyNetwork {
+    /// Every play ranked (`all`), or the best one alone.
+    fn judged(&self, py: Python<'_>, roll: Roll, all: bool) -> PyResult<Vec<RankedPlay>> {
+        let (mine, theirs, dice, plies, options) = roll;
         let rules = Rules::new(self.net.variant, play_options(options)?)?;
         let before = position(&mine, &theirs)?;
         let dice = Dice::new(dice.0, dice.1)?;
@@ -134,7 +161,11 @@ impl PyNetwork {
             let plays: Vec<(&[_], Layout)> = legal.iter().map(|(s, m, _)| (s, m)).collect();
             let layouts: Vec<Layout> = plays.iter().map(|&(_, m)| m).collect();
             let mut searcher = Searcher::new(net, rules)?;
-            let ranked = searcher.rank(&before, &layouts, plies)?;
+            let ranked = if all {
+                searcher.rank(&before, &layouts, plies)?
+            } else {
+                vec![searcher.choose(&before, &layouts, plies)?]
+            };
             Ok(ranked
                 .iter()
                 .map(|j: &Judged| {
