@@ -7,7 +7,8 @@ nardy and khachapuri, the shipped network at PLIES (default 1) plays PAIRS mirro
 referee's own dice as an event's mirrored pair is (EVENTS.md §7: one server seed, the
 pair's dice id, no client seeds; the server seed is the SHA-256 of
 "nardy-engine VARIANT OPPONENT", so anyone can deal the same throws again). It prints the
-win rate with its 95 % interval and the points won a game.
+win rate with its 95 % interval and the points won a game, and, for scale, the heuristic
+player's against the random one over the same pairs.
 
 Then the time of one decision as the table asks it (``BuiltinEngine.ask``: the question
 read, every legal play ranked) at 0 and 1 ply, over the positions of games the engine
@@ -45,19 +46,27 @@ def opponents(native: Any) -> dict[str, Any]:
 
 
 def strength(native: Any, variants: list[str], pairs: int, plies: int) -> None:
+    """The engine against each opponent, then (for scale) the heuristic player against the
+    random one, over the same pairs."""
+    heuristic = native.EnginePlayer.heuristic()
     for variant in variants:
         engine = native.EnginePlayer.network(network(variant), plies)
-        for name, opponent in opponents(native).items():
+        runs = [
+            (f"{plies}-ply against {name}", engine, name, opponent)
+            for name, opponent in opponents(native).items()
+        ]
+        runs.append(("heuristic against random", heuristic, "random", native.EnginePlayer.random))
+        for title, player, name, opponent in runs:
             started = time.monotonic()
-            label = f"nardy-engine {variant} {name}"
 
             def show(tally: Tally) -> None:
                 if sys.stderr.isatty():
                     print(f"\r  {tally.games} games: {tally.line()}", end="", file=sys.stderr)
 
-            tally = measure(native, variant, engine, opponent, pairs, label, show)
+            label = f"nardy-engine {variant} {name}"
+            tally = measure(native, variant, player, opponent, pairs, label, show)
             minutes = (time.monotonic() - started) / 60
-            print(f"{variant} at {plies}-ply against {name}: {tally.line()} ({minutes:.1f} min)")
+            print(f"{variant}, {title}: {tally.line()} ({minutes:.1f} min)", flush=True)
 
 
 def positions(variant: str, games: int, seed: int) -> list[str]:
