@@ -88,8 +88,8 @@ class Tally:
         low, high = self.interval()
         points = (self.points_for - self.points_against) / max(self.games, 1)
         return (
-            f"{100 * self.rate:.1f} % (95 % interval {100 * low:.1f} to {100 * high:.1f})"
-            f" of {self.games} games, {points:+.2f} points a game"
+            f"{self.wins} of {self.games} games, {100 * self.rate:.2f} % (95 % interval"
+            f" {100 * low:.2f} to {100 * high:.2f}), {points:+.2f} points a game"
         )
 
 
