@@ -1,7 +1,8 @@
 """Build the OpenAPI document from the marshmallow schemas and the views' docstrings.
 
-A development tool (apispec is a dev dependency): ``python -m referee.api.openapi`` writes
-``openapi.yaml``, which is checked in and served as it is; tests fail when it drifts.
+A development tool (apispec is a dev dependency): ``python -m referee.openapi`` (``make
+openapi``) writes ``openapi.yaml``, which is checked in and served as it is; tests fail
+when it drifts. It stands above ``referee.app``: it documents the application it makes.
 """
 
 from __future__ import annotations
