@@ -17,7 +17,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec_webframeworks.flask import FlaskPlugin
 from flask import Flask
 
-from referee import __version__
+from referee import __version__, web
 from referee.adjudication.verdict import VerdictSchema
 from referee.api import schemas
 from referee.api.reference import SPEC_PATH
@@ -52,9 +52,13 @@ SCHEMAS = {
 }
 
 
+PAGES = frozenset(blueprint.name for blueprint in web.BLUEPRINTS)
+"""The pages' blueprints: their routes are not the API's."""
+
+
 def documented(endpoint: str) -> bool:
     """Whether a route belongs in the document: the API's, not the pages' nor ``static``."""
-    return endpoint != "static" and not endpoint.startswith("web.")
+    return endpoint != "static" and endpoint.split(".")[0] not in PAGES
 
 
 def build_spec(app: Flask) -> APISpec:
