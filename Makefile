@@ -127,7 +127,7 @@ bench: dev
 	$(BIN)/python benchmarks/live_load.py
 
 openapi: $(DEV_STAMP)
-	$(BIN)/python -m referee.api.openapi
+	$(BIN)/python -m referee.openapi
 
 # Debian's chromium for the browser tests (Playwright drives the system browser; CI is root).
 browser:

@@ -14,20 +14,52 @@ ROOT = Path(__file__).resolve().parents[1]
 WEB_AND_SQL = {"flask", "marshmallow", "sqlite_utils", "sqlite3", "werkzeug", "gunicorn"}
 
 
+def imports_of(path: Path) -> set[str]:
+    """Every module the file at ``path`` imports (dotted names)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            # ``from referee import web`` imports the module ``referee.web``
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
 def imported_modules(package: Path) -> dict[str, set[str]]:
     """Every module imported by each file of ``package`` (top-level dotted names)."""
     found: dict[str, set[str]] = {}
     for path in package.rglob("*.py"):
-        names: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Import):
-                names.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names.add(node.module)
-                # ``from referee import web`` imports the module ``referee.web``
-                names.update(f"{node.module}.{alias.name}" for alias in node.names)
-        found[path.name if not path.is_relative_to(ROOT) else str(path.relative_to(ROOT))] = names
+        key = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name
+        found[key] = imports_of(path)
     return found
+
+
+def import_circle(package: Path, dotted: str) -> list[str]:
+    """A circle of imports among the modules of ``package`` (whose dotted name is
+    ``dotted``): the modules along the first one found, back to its start; [] for none."""
+    modules: dict[str, set[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package).with_suffix("").parts
+        named = parts[:-1] if parts[-1] == "__init__" else parts
+        modules[".".join((dotted, *named))] = imports_of(path)
+    edges = {name: sorted(found & modules.keys() - {name}) for name, found in modules.items()}
+    cleared: set[str] = set()
+
+    def walk(name: str, path: list[str]) -> list[str]:
+        if name in path:
+            return [*path[path.index(name) :], name]
+        if name in cleared:
+            return []
+        for following in edges[name]:
+            circle = walk(following, [*path, name])
+            if circle:
+                return circle
+        cleared.add(name)
+        return []
+
+    return next((circle for name in sorted(edges) if (circle := walk(name, []))), [])
 
 
 def offending(package: Path, allowed: tuple[str, ...], forbidden: set[str]) -> list[str]:
@@ -81,6 +113,23 @@ def test_the_api_and_the_pages_never_import_each_other(package: str, other: str)
         if name == f"referee.{other}" or name.startswith(f"referee.{other}.")
     ]
     assert problems == []
+
+
+@pytest.mark.parametrize("package", ["api", "web"])
+def test_the_api_and_the_pages_have_no_import_circle(package: str) -> None:
+    """Each resource's or page group's module is imported by its package's ``__init__``
+    (which registers them) and never imports the package back: the pages share the site's
+    frame through ``web/site.py``, not through a blueprint in ``__init__``."""
+    assert import_circle(ROOT / "referee" / package, f"referee.{package}") == []
+
+
+def test_the_circle_check_finds_a_module_importing_its_package_back(tmp_path: Path) -> None:
+    package = tmp_path / "pages"
+    package.mkdir()
+    (package / "__init__.py").write_text("blueprint = None\nfrom pages import events\n")
+    (package / "events.py").write_text("from pages import blueprint\n")
+    (package / "site.py").write_text("import flask\n")
+    assert import_circle(package, "pages") == ["pages", "pages.events", "pages"]
 
 
 DRIVERS = {"sqlite3", "sqlite_utils", "psycopg", "psycopg_pool"}

@@ -1,7 +1,8 @@
 """Build the OpenAPI document from the marshmallow schemas and the views' docstrings.
 
-A development tool (apispec is a dev dependency): ``python -m referee.api.openapi`` writes
-``openapi.yaml``, which is checked in and served as it is; tests fail when it drifts.
+A development tool (apispec is a dev dependency): ``python -m referee.openapi`` (``make
+openapi``) writes ``openapi.yaml``, which is checked in and served as it is; tests fail
+when it drifts. It stands above ``referee.app``: it documents the application it makes.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from apispec_webframeworks.flask import FlaskPlugin
 from flask import Flask
 
-from referee import __version__
+from referee import __version__, web
 from referee.adjudication.verdict import VerdictSchema
 from referee.api import schemas
 from referee.api.reference import SPEC_PATH
@@ -51,9 +52,13 @@ SCHEMAS = {
 }
 
 
+PAGES = frozenset(blueprint.name for blueprint in web.BLUEPRINTS)
+"""The pages' blueprints: their routes are not the API's."""
+
+
 def documented(endpoint: str) -> bool:
     """Whether a route belongs in the document: the API's, not the pages' nor ``static``."""
-    return endpoint != "static" and not endpoint.startswith("web.")
+    return endpoint != "static" and endpoint.split(".")[0] not in PAGES
 
 
 def build_spec(app: Flask) -> APISpec:
