@@ -130,7 +130,7 @@ def test_the_rules_of_a_challenge_are_pure() -> None:
     finds are functions of values (EVENTS.md §14): no web framework, no driver, no
     service, no storage but its value types."""
     names = imported_modules(ROOT / "referee")["referee/challenges/rules.py"]
-    allowed = ("referee.challenges.rules", "referee.storage.challenge_model")
+    allowed = ("referee.challenges.rules", "referee.storage.model.challenges")
     assert offending_names(names, allowed, WEB_AND_SQL | DRIVERS) == []
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Protocol
 
-from referee.storage.model import MatchQuery, MatchSummary, StoredMatch, Withdrawal
+from referee.storage.model.matches import MatchQuery, MatchSummary, StoredMatch, Withdrawal
 from referee.storage.rows import STORED_COLUMNS, SUMMARY_COLUMNS, Row, stored_match, summary
 from referee.storage.shared import pages
 

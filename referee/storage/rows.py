@@ -9,19 +9,17 @@ import zlib
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from referee.storage.model import (
-    Json,
-    LiveProgress,
-    LiveSetup,
+from referee.storage.model import Json
+from referee.storage.model.live import LiveProgress, LiveSetup, StoredLive
+from referee.storage.model.matches import (
     MatchQuery,
     MatchSummary,
     NewMatch,
     Rechecked,
-    RecheckProgress,
-    StoredLive,
     StoredMatch,
-    Token,
 )
+from referee.storage.model.rechecks import RecheckProgress
+from referee.storage.model.tokens import Token
 from referee.storage.shared import normal_name, timestamp
 
 

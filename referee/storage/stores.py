@@ -17,14 +17,15 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
-from referee.storage.challenge_model import (
+from referee.storage.model import Json
+from referee.storage.model.challenges import (
     Answer,
     ChallengeNews,
     NewChallenge,
     Policy,
     StoredChallenge,
 )
-from referee.storage.model import (
+from referee.storage.model.events import (
     Correction,
     EventChange,
     EventInPlay,
@@ -33,33 +34,35 @@ from referee.storage.model import (
     EventSeat,
     EventSetup,
     EventSummary,
-    IssuedToken,
-    Json,
-    KeptRatings,
-    LedgerEntry,
+    StoredEvent,
+)
+from referee.storage.model.feed import Topic
+from referee.storage.model.live import (
     LiveChange,
     LiveProgress,
     LiveSetup,
     LiveVersion,
+    StoredLive,
+    Throw,
+)
+from referee.storage.model.matches import (
     MatchQuery,
     MatchSummary,
     NewMatch,
+    Rechecked,
+    Stored,
+    StoredMatch,
+    Withdrawal,
+)
+from referee.storage.model.ratings import (
+    KeptRatings,
+    LedgerEntry,
     RatedMatch,
     RatingStep,
     RatingUpdate,
-    RecheckBatch,
-    Rechecked,
-    RecheckProgress,
-    RecheckRun,
-    Stored,
-    StoredEvent,
-    StoredLive,
-    StoredMatch,
-    Throw,
-    Token,
-    Topic,
-    Withdrawal,
 )
+from referee.storage.model.rechecks import RecheckBatch, RecheckProgress, RecheckRun
+from referee.storage.model.tokens import IssuedToken, Token
 
 
 class MatchStore(Protocol):

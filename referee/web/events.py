@@ -26,7 +26,8 @@ from referee.http.engine import engine
 from referee.http.storage import storage
 from referee.rules.variants import VARIANTS
 from referee.scopes import Scope
-from referee.storage.model import EventQuery, EventSummary, PlayerRating, RatingStep
+from referee.storage.model.events import EventQuery, EventSummary
+from referee.storage.model.ratings import PlayerRating, RatingStep
 from referee.storage.stores import Storage
 from referee.web import blueprint
 from referee.web.bracket_views import TITLES, drawn_brackets

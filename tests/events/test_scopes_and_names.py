@@ -120,7 +120,7 @@ def test_at_most_six_rated_matches_a_day_between_the_same_two_names(
     move their ratings, the last two count for their events only, each decided from the
     last day's ledger alone (never the whole of it); a re-rating agrees."""
     from referee.events import rated
-    from referee.storage.model import LedgerEntry
+    from referee.storage.model.ratings import LedgerEntry
     from referee.storage.sqlite.ratings import RatingReads
 
     whole: list[int] = []  # the entries of each read of the ledger from its start

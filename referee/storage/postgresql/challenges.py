@@ -13,7 +13,7 @@ from typing import Any
 import psycopg
 from psycopg.rows import DictRow
 
-from referee.storage.model import CHALLENGE_NEWS
+from referee.storage.model.feed import CHALLENGE_NEWS
 from referee.storage.postgresql.database import Database, marked
 from referee.storage.postgresql.events import SEQ_LOCK
 from referee.storage.postgresql.feed import notify_bot_news

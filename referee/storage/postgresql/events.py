@@ -13,7 +13,8 @@ from typing import Any
 import psycopg
 from psycopg.rows import DictRow
 
-from referee.storage.model import ANNOUNCEMENTS, EventChange, EventSetup
+from referee.storage.model.events import EventChange, EventSetup
+from referee.storage.model.feed import ANNOUNCEMENTS
 from referee.storage.postgresql.database import Database, marked
 from referee.storage.postgresql.feed import CHANNEL, notify_bot_news
 from referee.storage.shared import timestamp

@@ -34,7 +34,7 @@ import psycopg
 from psycopg.rows import DictRow
 
 from referee.errors import NotReadyError
-from referee.storage.model import BOTS_TOPIC, Topic
+from referee.storage.model.feed import BOTS_TOPIC, Topic
 from referee.storage.postgresql.database import connect
 from referee.storage.stores import FeedWaiters
 

@@ -15,8 +15,8 @@ from psycopg.rows import DictRow
 
 from referee.storage import queries
 from referee.storage.errors import LiveConflictError
-from referee.storage.model import (
-    Json,
+from referee.storage.model import Json
+from referee.storage.model.live import (
     LiveChange,
     LiveProgress,
     LiveSetup,

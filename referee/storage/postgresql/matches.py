@@ -8,13 +8,7 @@ import psycopg
 from psycopg.rows import DictRow
 
 from referee.storage import queries
-from referee.storage.model import (
-    MatchQuery,
-    NewMatch,
-    Rechecked,
-    Stored,
-    Withdrawal,
-)
+from referee.storage.model.matches import MatchQuery, NewMatch, Rechecked, Stored, Withdrawal
 from referee.storage.postgresql import search
 from referee.storage.postgresql.database import Database, marked
 from referee.storage.postgresql.events import SEQ_LOCK

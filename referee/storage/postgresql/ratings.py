@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.storage.model import RatedMatch, RatingUpdate
+from referee.storage.model.ratings import RatedMatch, RatingUpdate
 from referee.storage.postgresql.database import Database, marked
 from referee.storage.postgresql.events import SEQ_LOCK, many, one
 from referee.storage.sqlite.events import insert_rated

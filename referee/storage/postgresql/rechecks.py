@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from referee.storage import queries
-from referee.storage.model import RecheckBatch, Rechecked, RecheckProgress, RecheckRun
+from referee.storage.model.matches import Rechecked
+from referee.storage.model.rechecks import RecheckBatch, RecheckProgress, RecheckRun
 from referee.storage.postgresql.database import Database, marked, translated
 from referee.storage.postgresql.matches import update_verdict
 from referee.storage.rows import recheck_progress

@@ -4,7 +4,7 @@ characters to recognise it by, the scopes, when created and revoked) and queries
 from __future__ import annotations
 
 from referee.storage import queries
-from referee.storage.model import IssuedToken, Token
+from referee.storage.model.tokens import IssuedToken, Token
 from referee.storage.postgresql.database import Database, marked
 from referee.storage.rows import token
 from referee.storage.shared import new_secret, normal_name, secret_hash, timestamp

@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from referee.storage.challenge_model import (
+from referee.storage.model.challenges import (
     Answer,
     ChallengeNews,
     ChallengeTerms,
@@ -24,7 +24,7 @@ from referee.storage.challenge_model import (
     Policy,
     StoredChallenge,
 )
-from referee.storage.model import RatedMatch
+from referee.storage.model.ratings import RatedMatch
 from referee.storage.sqlite.database import Database
 from referee.storage.sqlite.events import Reader
 

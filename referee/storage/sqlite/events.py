@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from referee.storage.model import (
+from referee.storage.model.events import (
     BracketOptions,
     Correction,
     EventChange,
@@ -20,12 +20,12 @@ from referee.storage.model import (
     EventSeat,
     EventSetup,
     EventSummary,
-    RatedMatch,
     Seeded,
     StoredEvent,
     StoredPairing,
     event_name,
 )
+from referee.storage.model.ratings import RatedMatch
 from referee.storage.shared import timestamp
 from referee.storage.sqlite.database import Database
 from referee.storage.stores import EventConflictError

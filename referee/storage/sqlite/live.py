@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from referee.storage import queries
 from referee.storage.errors import LiveConflictError
-from referee.storage.model import (
-    Json,
+from referee.storage.model import Json
+from referee.storage.model.live import (
     LiveChange,
     LiveProgress,
     LiveSetup,

@@ -6,13 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 from referee.storage import queries
-from referee.storage.model import (
-    MatchQuery,
-    NewMatch,
-    Rechecked,
-    Stored,
-    Withdrawal,
-)
+from referee.storage.model.matches import MatchQuery, NewMatch, Rechecked, Stored, Withdrawal
 from referee.storage.reading import WITHDRAW, MatchReads, withdrawal_row
 from referee.storage.rows import (
     EVENT_LIVE_MATCHES,

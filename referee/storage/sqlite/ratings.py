@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from referee.storage.model import (
+from referee.storage.model.ratings import (
     KeptRatings,
     LedgerEntry,
     PlayerRating,

@@ -3,7 +3,7 @@ by, the scopes (space-separated), when created and revoked."""
 
 from __future__ import annotations
 
-from referee.storage.model import IssuedToken, Token
+from referee.storage.model.tokens import IssuedToken, Token
 from referee.storage.rows import TOKEN_COLUMNS as COLUMNS
 from referee.storage.rows import token as _token
 from referee.storage.shared import new_secret, normal_name, secret_hash, timestamp
