@@ -420,9 +420,10 @@ class Connection(Protocol):
 class Storage:
     """The stores of one connection: one per request, per stream, per command.
 
-    A new store is a Protocol here, a field below, and one class per backend that
-    implements it (``sqlite/NAME.py`` and ``postgresql/NAME.py``, made in each backend's
-    ``open_storage``), its tables in each backend's migrations and in ``tables.TABLES``
+    A new store is a Protocol here, a field below, and one class that implements it on
+    every backend (``NAME.py`` beside this module, over ``sql.Database`` and
+    ``sql.Dialect``, made in ``assembly.py``), its values in ``model/NAME.py``, its
+    tables in each backend's migrations and in ``tables.TABLES``
     (so that ``copy-archive`` moves them), and its contract tests in ``tests/storage``,
     which run on every backend."""
 
