@@ -24,8 +24,9 @@ from referee.challenges import rules
 from referee.errors import ArchiveBusyError, NotReadyError
 from referee.live.model import LiveMatch
 from referee.live.stream import ALWAYS, OUTAGE_LOOK_SECONDS, StreamCheck
-from referee.storage.challenge_model import ChallengeNews
-from referee.storage.model import ANNOUNCEMENTS, BOTS_TOPIC, CHALLENGE_NEWS, EventLive
+from referee.storage.model.challenges import ChallengeNews
+from referee.storage.model.events import EventLive
+from referee.storage.model.feed import ANNOUNCEMENTS, BOTS_TOPIC, CHALLENGE_NEWS
 from referee.storage.stores import Storage
 
 KEEPALIVE_SECONDS = 10.0

@@ -17,14 +17,15 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
-from referee.storage.challenge_model import (
+from referee.storage.model import Json
+from referee.storage.model.challenges import (
     Answer,
     ChallengeNews,
     NewChallenge,
     Policy,
     StoredChallenge,
 )
-from referee.storage.model import (
+from referee.storage.model.events import (
     Correction,
     EventChange,
     EventInPlay,
@@ -33,33 +34,35 @@ from referee.storage.model import (
     EventSeat,
     EventSetup,
     EventSummary,
-    IssuedToken,
-    Json,
-    KeptRatings,
-    LedgerEntry,
+    StoredEvent,
+)
+from referee.storage.model.feed import Topic
+from referee.storage.model.live import (
     LiveChange,
     LiveProgress,
     LiveSetup,
     LiveVersion,
+    StoredLive,
+    Throw,
+)
+from referee.storage.model.matches import (
     MatchQuery,
     MatchSummary,
     NewMatch,
+    Rechecked,
+    Stored,
+    StoredMatch,
+    Withdrawal,
+)
+from referee.storage.model.ratings import (
+    KeptRatings,
+    LedgerEntry,
     RatedMatch,
     RatingStep,
     RatingUpdate,
-    RecheckBatch,
-    Rechecked,
-    RecheckProgress,
-    RecheckRun,
-    Stored,
-    StoredEvent,
-    StoredLive,
-    StoredMatch,
-    Throw,
-    Token,
-    Topic,
-    Withdrawal,
 )
+from referee.storage.model.rechecks import RecheckBatch, RecheckProgress, RecheckRun
+from referee.storage.model.tokens import IssuedToken, Token
 
 
 class MatchStore(Protocol):
@@ -417,9 +420,10 @@ class Connection(Protocol):
 class Storage:
     """The stores of one connection: one per request, per stream, per command.
 
-    A new store is a Protocol here, a field below, and one class per backend that
-    implements it (``sqlite/NAME.py`` and ``postgresql/NAME.py``, made in each backend's
-    ``open_storage``), its tables in each backend's migrations and in ``tables.TABLES``
+    A new store is a Protocol here, a field below, and one class that implements it on
+    every backend (``NAME.py`` beside this module, over ``sql.Database`` and
+    ``sql.Dialect``, made in ``assembly.py``), its values in ``model/NAME.py``, its
+    tables in each backend's migrations and in ``tables.TABLES``
     (so that ``copy-archive`` moves them), and its contract tests in ``tests/storage``,
     which run on every backend."""
 

@@ -33,8 +33,8 @@ import pytest
 from referee.challenges.rules import Reason, refusal
 from referee.live.bot import EventsBot, RandomStrategy, strategy_player
 from referee.storage import open_storage
-from referee.storage.challenge_model import Policy, StoredChallenge
-from referee.storage.sqlite.challenges import policy_of
+from referee.storage.challenges import policy_of
+from referee.storage.model.challenges import Policy, StoredChallenge
 from referee.storage.tables import TABLES
 from tests.server import ROOT, Server, start, stop, write_token
 

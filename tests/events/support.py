@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from referee.app import create_app
 from referee.live import service as live
 from referee.storage import open_storage
-from referee.storage.model import Token
+from referee.storage.model.tokens import Token
 from referee.storage.stores import Storage
 from tests.api.support import archive_at
 

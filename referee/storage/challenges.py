@@ -1,7 +1,9 @@
-"""Challenges in SQLite (migration 0012_challenges): one row per challenge, the news the
-bot streams owe about them, the bots' policies (JSON) and the bot streams open now. Plain
-SQL with ``?`` marks throughout, shared with PostgreSQL's store
-(``postgresql/challenges.py``), which differs only in how a write begins and runs.
+"""Challenges, on every backend (migrations: SQLite's 0012_challenges, PostgreSQL's
+0008_challenges): one row per challenge, the news the bot streams owe about them, the
+bots' policies (JSON) and the bot streams open now. The news is read by ``seq``
+(``after_seq``): every write here holds ``Serial.NEWS``, so a reader never sees a later
+``seq`` committed before an earlier one, and a write to the ratings' ledger holds
+``Serial.NUMBERS`` too.
 
 An answer is one conditional update (``WHERE status = 'open' AND expires_at > now``):
 of two answers at once (the bot's, the sweeper's lapse) only one is saved, and the news
@@ -13,10 +15,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
-from referee.storage.challenge_model import (
+from referee.storage.model.challenges import (
     Answer,
     ChallengeNews,
     ChallengeTerms,
@@ -24,9 +27,10 @@ from referee.storage.challenge_model import (
     Policy,
     StoredChallenge,
 )
-from referee.storage.model import RatedMatch
-from referee.storage.sqlite.database import Database
-from referee.storage.sqlite.events import Reader
+from referee.storage.model.feed import CHALLENGE_NEWS
+from referee.storage.model.ratings import RatedMatch
+from referee.storage.ratings import insert_rated
+from referee.storage.sql import Database, Dialect, Row, Serial, Transaction, marks
 
 DAY_SECONDS = 86_400.0
 IN_PLAY = ("waiting", "playing")
@@ -37,19 +41,19 @@ COLUMNS = (
 )
 
 
-class ChallengeSql:
-    """The challenge store over any backend's ``database`` (reads by column name, ``?``
-    marks); a backend gives ``execute`` and ``writing``."""
+class Challenges:
+    """The challenge store."""
 
-    database: Reader
+    def __init__(self, database: Database, dialect: Dialect) -> None:
+        self.database = database
+        self.dialect = dialect
 
-    def writing(self) -> Any:
-        """A write transaction (a context manager giving a connection)."""
-        raise NotImplementedError
-
-    def execute(self, connection: Any, sql: str, arguments: Sequence[object]) -> Any:
-        """Run one statement (``?`` marks) in a write; the cursor."""
-        raise NotImplementedError
+    @contextmanager
+    def writing(self) -> Iterator[Transaction]:
+        """A write transaction holding ``Serial.NEWS``."""
+        with self.database.writing() as tx:
+            self.dialect.serialize(tx, Serial.NEWS)
+            yield tx
 
     def create(self, challenge: NewChallenge) -> int:
         terms = challenge.terms
@@ -59,42 +63,34 @@ class ChallengeSql:
             *(json.dumps(terms.options), clock[0], clock[1], terms.rated, challenge.token_id),
             *(challenge.expires_at, "open", time.time()),
         ]
-        marks = ", ".join("?" for _ in row)
-        with self.writing() as connection:
-            made = self.execute(
-                connection,
-                f"INSERT INTO challenges ({COLUMNS}) VALUES ({marks}) RETURNING id",
-                row,
-            ).fetchone()
-            challenge_id = int(made["id"] if not isinstance(made, tuple) else made[0])
+        with self.writing() as tx:
+            challenge_id = tx.insert(
+                f"INSERT INTO challenges ({COLUMNS}) VALUES ({marks(len(row))})", row
+            )
             if challenge.told:
-                self._news(connection, [(challenge.opponent, challenge_id, "challenge", None)])
+                self._news(tx, [(challenge.opponent, challenge_id, "challenge", None)])
         return challenge_id
 
-    def _news(self, connection: Any, rows: list[tuple[object, ...]]) -> None:
-        for row in rows:
-            self.execute(
-                connection,
-                "INSERT INTO challenge_news (name, challenge_id, kind, live_id)"
-                " VALUES (?, ?, ?, ?)",
-                row,
-            )
+    def _news(self, tx: Transaction, rows: list[tuple[object, ...]]) -> None:
+        """Add news for the bot streams, and tell them (on commit)."""
+        tx.many(
+            "INSERT INTO challenge_news (name, challenge_id, kind, live_id) VALUES (?, ?, ?, ?)",
+            rows,
+        )
+        if rows:
+            self.dialect.notify_news(tx, CHALLENGE_NEWS, "challenge_news")
 
     def get(self, challenge_id: int) -> StoredChallenge | None:
         row = self.database.row("SELECT * FROM challenges WHERE id = ?", [challenge_id])
         return None if row is None else stored(row)
 
     def answer(self, answer: Answer) -> bool:
-        with self.writing() as connection:
-            if answer.busy is not None and self._playing(connection, answer) >= answer.busy[1]:
+        with self.writing() as tx:
+            if answer.busy is not None and _playing(tx, answer) >= answer.busy[1]:
                 return False
-            if (
-                answer.pair_limit is not None
-                and self._paired(connection, answer) >= answer.pair_limit
-            ):
+            if answer.pair_limit is not None and _paired(tx, answer) >= answer.pair_limit:
                 return False
-            done = self.execute(
-                connection,
+            done = tx.execute(
                 "UPDATE challenges SET status = ?, reason = ?, live_id = ?, answered_at = ?"
                 " WHERE id = ? AND status = 'open' AND expires_at > ?",
                 [
@@ -102,45 +98,19 @@ class ChallengeSql:
                     *(answer.challenge_id, answer.now),
                 ],
             )
-            if done.rowcount != 1:
+            if done != 1:
                 return False
             if answer.live_id is not None:
-                row = self.execute(
-                    connection,
+                row = tx.row(
                     "SELECT challenger, opponent FROM challenges WHERE id = ?",
                     [answer.challenge_id],
-                ).fetchone()
-                names = (row[0], row[1]) if isinstance(row, tuple) else tuple(row.values())
+                )
+                assert row is not None
+                names = (row["challenger"], row["opponent"])
                 self._news(
-                    connection,
-                    [(name, answer.challenge_id, "match", answer.live_id) for name in names],
+                    tx, [(name, answer.challenge_id, "match", answer.live_id) for name in names]
                 )
         return True
-
-    def _playing(self, connection: Any, answer: Answer) -> int:
-        """How many live matches but the answer's own the ``busy`` bot plays."""
-        assert answer.busy is not None
-        name = answer.busy[0]
-        row = self.execute(
-            connection,
-            "SELECT count(*) FROM live_matches WHERE (white = ? OR black = ?) AND id <> ?"
-            f" AND status IN ({', '.join('?' for _ in IN_PLAY)})",
-            [name, name, answer.live_id or 0, *IN_PLAY],
-        ).fetchone()
-        return int(row[0] if isinstance(row, tuple) else next(iter(row.values())))
-
-    def _paired(self, connection: Any, answer: Answer) -> int:
-        """How many rated challenges between the answer's two bots were accepted in the
-        day before it."""
-        row = self.execute(
-            connection,
-            "SELECT count(*) FROM challenges c, challenges o WHERE o.id = ?"
-            " AND c.status = 'accepted' AND c.rated = ? AND c.answered_at >= ?"
-            " AND ((c.challenger = o.challenger AND c.opponent = o.opponent)"
-            " OR (c.challenger = o.opponent AND c.opponent = o.challenger))",
-            [answer.challenge_id, True, answer.now - DAY_SECONDS],
-        ).fetchone()
-        return int(row[0] if isinstance(row, tuple) else next(iter(row.values())))
 
     def lapse(self, now: float) -> int:
         due = self.database.row(
@@ -148,14 +118,12 @@ class ChallengeSql:
         )
         if due is None:  # nothing to write: no write lock taken
             return 0
-        with self.writing() as connection:
-            done = self.execute(
-                connection,
+        with self.writing() as tx:
+            return tx.execute(
                 "UPDATE challenges SET status = 'lapsed', answered_at = ?"
                 " WHERE status = 'open' AND expires_at <= ?",
                 [now, now],
             )
-            return int(done.rowcount)
 
     def open_count(self, token_id: int, now: float) -> int:
         row = self.database.row(
@@ -194,27 +162,25 @@ class ChallengeSql:
         return None if row is None else policy_of(json.loads(row["policy"]))
 
     def set_policy(self, name: str, policy: Policy | None) -> None:
-        with self.writing() as connection:
-            self.execute(connection, "DELETE FROM bot_policies WHERE name = ?", [name])
+        with self.writing() as tx:
+            tx.execute("DELETE FROM bot_policies WHERE name = ?", [name])
             if policy is not None:
-                self.execute(
-                    connection,
+                tx.execute(
                     "INSERT INTO bot_policies (name, policy, updated_at) VALUES (?, ?, ?)",
                     [name, json.dumps(policy_json(policy)), time.time()],
                 )
 
     def seen(self, stream: str, name: str, now: float) -> None:
-        with self.writing() as connection:
-            self.execute(
-                connection,
+        with self.writing() as tx:
+            tx.execute(
                 "INSERT INTO bot_streams (stream, name, seen_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (stream) DO UPDATE SET seen_at = excluded.seen_at",
                 [stream, name, now],
             )
 
     def left(self, stream: str) -> None:
-        with self.writing() as connection:
-            self.execute(connection, "DELETE FROM bot_streams WHERE stream = ?", [stream])
+        with self.writing() as tx:
+            tx.execute("DELETE FROM bot_streams WHERE stream = ?", [stream])
 
     def online(self, since: float) -> list[str]:
         rows = self.database.rows(
@@ -236,47 +202,46 @@ class ChallengeSql:
     def rate(self, matches: Sequence[RatedMatch]) -> None:
         if not matches:
             return
-        with self.writing() as connection:
-            self.ledger_lock(connection)
-            for match in sorted(matches, key=lambda found: found.match_id):
-                self.execute(
-                    connection,
-                    "INSERT INTO rated_matches (match_id, event_id, variant, white, black,"
-                    " winner, length) VALUES (?, ?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT (match_id) DO NOTHING",
-                    [match.match_id, match.event_id, match.variant, match.white, match.black,
-                     match.winner, match.length],
-                )  # fmt: skip
-
-    def ledger_lock(self, connection: Any) -> None:
-        """What a write that numbers ledger entries holds on this backend (SQLite's one
-        writer: nothing more)."""
+        with self.writing() as tx:
+            self.dialect.serialize(tx, Serial.NUMBERS)
+            insert_rated(tx, sorted(matches, key=lambda found: found.match_id))
 
     def in_play(self, name: str) -> int:
         row = self.database.row(
             "SELECT count(*) AS n FROM live_matches WHERE (white = ? OR black = ?)"
-            f" AND status IN ({', '.join('?' for _ in IN_PLAY)})",
+            f" AND status IN ({marks(len(IN_PLAY))})",
             [name, name, *IN_PLAY],
         )
         return int(row["n"]) if row is not None else 0
 
 
-class SqliteChallenges(ChallengeSql):
-    """The challenge store on one SQLite connection."""
-
-    def __init__(self, database: Database) -> None:
-        self.database = database
-        self.writer = database
-
-    def writing(self) -> Any:
-        return self.writer.writing()
-
-    def execute(self, connection: Any, sql: str, arguments: Sequence[object]) -> Any:
-        return connection.execute(sql, list(arguments))
+def _playing(tx: Transaction, answer: Answer) -> int:
+    """How many live matches but the answer's own the ``busy`` bot plays."""
+    assert answer.busy is not None
+    name = answer.busy[0]
+    row = tx.row(
+        "SELECT count(*) AS n FROM live_matches WHERE (white = ? OR black = ?) AND id <> ?"
+        f" AND status IN ({marks(len(IN_PLAY))})",
+        [name, name, answer.live_id or 0, *IN_PLAY],
+    )
+    return int(row["n"]) if row is not None else 0
 
 
-def stored(row: Any) -> StoredChallenge:
-    """A challenge from its row (either backend's, read by column name)."""
+def _paired(tx: Transaction, answer: Answer) -> int:
+    """How many rated challenges between the answer's two bots were accepted in the day
+    before it."""
+    row = tx.row(
+        "SELECT count(*) AS n FROM challenges c, challenges o WHERE o.id = ?"
+        " AND c.status = 'accepted' AND c.rated = ? AND c.answered_at >= ?"
+        " AND ((c.challenger = o.challenger AND c.opponent = o.opponent)"
+        " OR (c.challenger = o.opponent AND c.opponent = o.challenger))",
+        [answer.challenge_id, True, answer.now - DAY_SECONDS],
+    )
+    return int(row["n"]) if row is not None else 0
+
+
+def stored(row: Row) -> StoredChallenge:
+    """A challenge from its row."""
     clock = None if row["clock_reserve"] is None else (row["clock_reserve"], row["clock_delay"])
     return StoredChallenge(
         id=row["id"],
