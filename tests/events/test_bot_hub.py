@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -18,23 +17,12 @@ from referee.events.stream import matches_for
 from referee.http.streams import StreamLimits
 from referee.storage import open_storage
 from referee.storage.stores import Storage
-from tests.events.support import Site, make_site
+from tests.events.support import Site, make_site, until
 
 DEADLINE = 30.0
 """Seconds a wait for what must happen may take (far above what it takes)."""
 LOOK_SECONDS = 0.05
 """How often a reader asks whether it is told to stop."""
-
-
-def until(what: Callable[[], Any], timeout: float = DEADLINE) -> Any:
-    """Poll ``what`` until it answers something true; that answer."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = what()
-        if found:
-            return found
-        assert time.monotonic() < deadline, "waited too long"
-        time.sleep(0.02)
 
 
 class Reader(threading.Thread):
@@ -80,7 +68,7 @@ def reading(site: Site, names: list[str]) -> Iterator[list[Reader]]:
     try:
         for reader in readers:
             reader.start()
-        until(lambda: held(the_hub) == len(readers))
+        until(lambda: held(the_hub) == len(readers), DEADLINE)
         yield readers
     finally:
         for reader in readers:
@@ -121,9 +109,10 @@ def test_every_stream_of_every_bot_is_handed_its_own_lines_once(site: Site) -> N
     names = ["b1", "b2", "b3", "b4"] * 3
     with reading(site, names) as readers:
         first = event_lines(site, ["b1", "b2", "b3", "b4"])
-        until(lambda: has_lines(readers, 1))  # each has read what waited: the rest is handed
+        # each has read what waited when it opened: from now on lines are handed
+        until(lambda: has_lines(readers, 1), DEADLINE)
         second = event_lines(site, ["b4", "b3", "b2", "b1"])
-        until(lambda: has_lines(readers, 2))
+        until(lambda: has_lines(readers, 2), DEADLINE)
         for reader in readers:
             assert reader.lines == first[reader.name] + second[reader.name], reader.name
 
@@ -131,20 +120,20 @@ def test_every_stream_of_every_bot_is_handed_its_own_lines_once(site: Site) -> N
 def test_a_challenge_and_its_match_are_handed_to_both_bots(site: Site) -> None:
     with reading(site, ["b1", "b2", "b2", "b3"]) as readers:
         waiting = event_lines(site, ["b1", "b2"])  # b3 is in nothing: told nothing
-        until(lambda: has_lines(readers[:3], 1))
+        until(lambda: has_lines(readers[:3], 1), DEADLINE)
         made = site.client.post(
             "/v1/challenges",
             json={"opponent": "b2", "variant": "backgammon", "length": 3},
             headers=site.auth(site.secrets["b1"]),
         ).get_json()
-        until(lambda: has_lines(readers[1:3], 2))
+        until(lambda: has_lines(readers[1:3], 2), DEADLINE)
         for reader in readers[1:3]:
             told = reader.lines[1]
             assert (told["type"], told["id"], told["from"]) == ("challenge", made["id"], "b1")
         accepted = site.client.post(
             f"/v1/challenges/{made['id']}/accept", headers=site.auth(site.secrets["b2"])
         ).get_json()
-        until(lambda: has_lines(readers[:1], 2) and has_lines(readers[1:3], 3))
+        until(lambda: has_lines(readers[:1], 2) and has_lines(readers[1:3], 3), DEADLINE)
         match = {"type": "match", "live_id": accepted["live_id"], "event_id": None,
                  "round": None, "table": None, "challenge_id": made["id"]}  # fmt: skip
         assert readers[0].lines == [*waiting["b1"], {**match, "side": "w", "opponent": "b2"}]
@@ -158,16 +147,16 @@ def test_a_stream_that_leaves_is_forgotten_and_the_others_go_on(site: Site) -> N
     the_hub = hub(site.app.config["DATABASE"])
     with reading(site, ["b1", "b1", "b2"]) as readers:
         first = event_lines(site, ["b1", "b2"])
-        until(lambda: has_lines(readers, 1))
+        until(lambda: has_lines(readers, 1), DEADLINE)
         readers[0].stop()
         assert held(the_hub) == 2
         second = event_lines(site, ["b2", "b1"])
-        until(lambda: has_lines(readers[1:], 2))
+        until(lambda: has_lines(readers[1:], 2), DEADLINE)
         assert readers[0].lines == first["b1"]
         assert readers[1].lines == first["b1"] + second["b1"]
         assert readers[2].lines == first["b2"] + second["b2"]
     assert held(the_hub) == 0
-    until(lambda: not the_hub.running)  # its thread stops with its last stream
+    until(lambda: not the_hub.running, DEADLINE)  # its thread stops with its last stream
 
 
 def test_a_revoked_token_ends_its_stream_and_no_other(tmp_path: Path) -> None:
@@ -188,13 +177,13 @@ def test_a_revoked_token_ends_its_stream_and_no_other(tmp_path: Path) -> None:
     try:
         for thread in threads.values():
             thread.start()
-        until(lambda: held(the_hub) == 2)
+        until(lambda: held(the_hub) == 2, DEADLINE)
         assert site.storage.tokens.revoke(site.bots["b1"].id)
         threads["b1"].join(DEADLINE)
         assert not threads["b1"].is_alive()  # the stream ended
         assert held(the_hub) == 1
         owed = event_lines(site, ["b2", "b3"])
-        until(lambda: b"live_id" in b"".join(chunks["b2"]))
+        until(lambda: b"live_id" in b"".join(chunks["b2"]), DEADLINE)
         assert json.loads(b"".join(chunks["b2"])) == owed["b2"][0]
         assert b"".join(chunks["b1"]).strip() == b""
     finally:
