@@ -11,11 +11,13 @@ round's last match ended the event's stream (``GET /v1/events/{id}/stream``, wha
 event page follows) showed the round finished, and how long after a live match's
 announcement was stored its line reached each of its two bots' stream readers (p50 and
 p99 over every line of the run: the announcement's moment is when a reader of the archive
-polling every ``WATCH_SECONDS`` first saw it, so up to that much late). The bots run in
-``PROCESSES`` processes (4 unless told), as real bots are processes of their own: with
-all in one, the readers' wake-ups queue on that one process's GIL and the figure is the
-benchmark's as much as the server's; each reader notes ``time.monotonic()`` (one clock
-for every process) as its line comes.
+polling every ``WATCH_SECONDS``, in a process of its own, first saw it, so up to that much
+late). The event starts once every bot is online (``GET /v1/bots/online``), so that each
+match line is news to a waiting stream, not what a late stream reads as it opens. The
+bots run in ``PROCESSES`` processes (4 unless told), as real bots are processes of their
+own: with all in one, the readers' wake-ups queue on that one process's GIL and the figure
+is the benchmark's as much as the server's; each reader notes ``time.monotonic()`` (one
+clock for every process) as its line comes.
 Not run in CI. Run with
 ``.venv/bin/python benchmarks/events_swiss.py [BOTS [ROUNDS [PROCESSES]]]``.
 """
