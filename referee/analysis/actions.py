@@ -1,0 +1,326 @@
+"""Each analysed action of a game: gnubg's records (``in_gnubg.py``) laid on the referee's
+replay of the same game, the losses and best choices worked out as gnubg's statistics work
+them out (so that a player's losses add up to gnubg's totals).
+
+* A play loses the best play's equity less the played one's, when there was a choice
+  (gnubg counts a forced play, and a play it cannot find among its choices, as no loss).
+* A cube decision compares no double (ND), double-take (DT) and double-pass (DP, one
+  cube: 1 EMG); the best action is the doubler's best of ND and min(DT, DP). A roll where
+  gnubg analysed the cube is a ``no_double`` (its loss: ND below the best); a double loses
+  min(DT, DP) below the best; a take loses DT above DP, a pass DP above DT. A beaver,
+  and the take after it, gnubg leaves unanalysed: so do these.
+* The marks are gnubg's own; the luck is gnubg's of the roll. A roll with nothing played
+  (left before a resignation, or an ``Illegal play`` cell's, replaced by a board edit) is
+  a play with no play, no loss and gnubg's luck of it, which gnubg's statistics leave out
+  of the luck totals, as they leave it out of the moves."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from notation.errors import NotationError
+from notation.records.model import ActionKind
+from referee.adjudication.game import ReplayStep
+from referee.analysis.errors import EngineFailedError
+from referee.bridge import read_position
+from referee.errors import RefereeError
+from referee.plays import PlaysService
+from vocabulary import Phase, Side
+
+DOUBLE_PASS = 1.0
+"""A passed double wins the cube: 1 EMG (normalised to the cube)."""
+DECIMALS = 6
+"""Equities are given to gnubg's own precision (its SGF's)."""
+
+
+class Kind(StrEnum):
+    PLAY = "play"
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    NO_DOUBLE = "no_double"
+
+
+class Mark(StrEnum):
+    DOUBTFUL = "doubtful"
+    BAD = "bad"
+    VERY_BAD = "very_bad"
+
+
+class LuckMark(StrEnum):
+    VERY_LUCKY = "very_lucky"
+    LUCKY = "lucky"
+    UNLUCKY = "unlucky"
+    VERY_UNLUCKY = "very_unlucky"
+
+
+MARKS = {"doubtful": Mark.DOUBTFUL, "bad": Mark.BAD, "very bad": Mark.VERY_BAD}
+LUCK_MARKS = {
+    "verygood": LuckMark.VERY_LUCKY,
+    "good": LuckMark.LUCKY,
+    "bad": LuckMark.UNLUCKY,
+    "verybad": LuckMark.VERY_UNLUCKY,
+}
+GNUBG_KINDS = {
+    ActionKind.ROLL: "move",
+    ActionKind.DOUBLE: "double",
+    ActionKind.BEAVER: "double",
+    ActionKind.RACCOON: "double",
+    ActionKind.TAKE: "take",
+    ActionKind.DROP: "drop",
+    ActionKind.EDIT: "set",
+}
+"""The record gnubg makes of each action of ours (``Wins``, ``Losses`` it makes none)."""
+ACTED = frozenset(GNUBG_KINDS.values()) - {"set"}
+"""gnubg's records that only an action makes."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionAnalysis:
+    """One analysed action; ``index`` is the action's in the game's replay (1-based)."""
+
+    index: int
+    side: str
+    kind: Kind
+    played: str | None
+    best: str | None
+    equity_loss: float | None
+    mark: Mark | None
+    luck: float | None = None
+    luck_mark: LuckMark | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CubeChoice:
+    """A cube decision's equities (EMG) from the doubler's side."""
+
+    no_double: float
+    double_take: float
+
+    @property
+    def double_is_right(self) -> bool:
+        return self.double_take >= self.no_double and self.no_double <= DOUBLE_PASS
+
+    @property
+    def best(self) -> float:
+        return min(self.double_take, DOUBLE_PASS) if self.double_is_right else self.no_double
+
+    @property
+    def doubler_best(self) -> str:
+        return "double" if self.double_is_right else "no double"
+
+    @property
+    def taker_best(self) -> str:
+        return "take" if self.double_take <= DOUBLE_PASS else "drop"
+
+
+def game_actions(
+    game: int, steps: Sequence[ReplayStep], records: Sequence[Mapping[str, Any]]
+) -> tuple[ActionAnalysis, ...]:
+    """The analysed actions of game ``game`` (1-based), from its replay and gnubg's
+    records; EngineFailedError when gnubg read the game otherwise than the referee."""
+    waiting = deque(records)
+    found: list[ActionAnalysis] = []
+    double: CubeChoice | None = None  # the cube decision a take or pass answers
+    doubled = False  # a double waits for its answer (a second double is a beaver)
+    for index, step in enumerate(steps, start=1):
+        wanted = GNUBG_KINDS.get(step.action.kind)
+        if wanted is None:
+            continue
+        record = _next_record(waiting, wanted, doubled, game, index, step)
+        side = step.action.side
+        if wanted == "move":
+            _check_roll(record, step, game, index)
+            found.extend(
+                _roll(index, step, record)
+                if record["kind"] == "move"
+                else _luck(index, side, [record])
+            )
+            double, doubled = None, False
+        elif wanted == "double":
+            beaver = doubled
+            double, doubled = (None if beaver else _choice(record)), True
+            if double is not None:
+                found.append(_double(index, side, double, record))
+        elif wanted in ("take", "drop"):
+            if double is not None:
+                found.append(_answer(index, side, Kind(wanted), double, record))
+            double, doubled = None, False
+        else:
+            found.extend(_edit(index, side, record, waiting))
+    if any(record["kind"] in ACTED for record in waiting):
+        raise EngineFailedError(f"gnubg read more actions in game {game} than the record has")
+    return tuple(found)
+
+
+def _next_record(
+    waiting: deque[Mapping[str, Any]],
+    wanted: str,
+    doubled: bool,
+    game: int,
+    index: int,
+    step: ReplayStep,
+) -> Mapping[str, Any]:
+    """gnubg's record of the action, past those no action of ours makes (a set-up start,
+    resignations, the doubler's take of a beaver that the record leaves out)."""
+    while waiting and not _is(waiting[0], wanted) and _extra(waiting[0], doubled):
+        waiting.popleft()
+    record = waiting.popleft() if waiting else None
+    player = None if record is None else record["player"]
+    if record is None or not _is(record, wanted) or player not in (None, _player(step)):
+        what = "nothing" if record is None else f"a {record['kind']} by player {player}"
+        raise EngineFailedError(
+            f"gnubg read game {game} otherwise than the referee: at action {index}"
+            f" ({step.action.text!r}) it has {what}"
+        )
+    return record
+
+
+def _is(record: Mapping[str, Any], wanted: str) -> bool:
+    """Whether ``record`` is gnubg's record of the action wanted: a roll left unplayed
+    before a resignation is its dice alone (a set-up of the dice)."""
+    unplayed = wanted == "move" and record["kind"] == "set" and bool(record.get("dice"))
+    return record["kind"] == wanted or unplayed
+
+
+def _extra(record: Mapping[str, Any], doubled: bool) -> bool:
+    """A record no action of ours makes: a set-up of the board or cube (a set-up start),
+    a resignation, the doubler's take of a beaver that the record leaves out."""
+    kind = record["kind"]
+    set_up = kind == "set" and not record.get("dice")
+    return set_up or kind == "resign" or (kind == "take" and doubled)
+
+
+def _player(step: ReplayStep) -> int:
+    return 0 if step.action.side == Side.WHITE else 1
+
+
+def _check_roll(record: Mapping[str, Any], step: ReplayStep, game: int, index: int) -> None:
+    dice = step.action.dice
+    if dice is None or sorted(record["dice"]) != sorted(dice):
+        raise EngineFailedError(
+            f"gnubg read game {game} otherwise than the referee: action {index}"
+            f" ({step.action.text!r}) has the dice {record['dice']} in gnubg"
+        )
+
+
+def _roll(index: int, step: ReplayStep, record: Mapping[str, Any]) -> list[ActionAnalysis]:
+    """A roll: its cube decision when gnubg analysed one, then its play."""
+    side = step.action.side
+    found = []
+    cube = _choice(record)
+    if cube is not None:
+        loss = min(cube.no_double - cube.best, 0.0)
+        mark = MARKS.get(record.get("cube_skill") or "")
+        found.append(
+            _entry(index, side, Kind.NO_DOUBLE, "no double", cube.doubler_best, loss, mark)
+        )
+    choices = record["choices"]
+    played, best = record["played_equity"], record["best_equity"]
+    loss = played - best if choices > 1 and played is not None else 0.0
+    play = _entry(index, side, Kind.PLAY, step.play, _best_play(step, record), loss, None)
+    found.append(
+        replace(
+            play,
+            mark=MARKS.get(record.get("skill") or ""),
+            luck=_rounded(record["luck"]),
+            luck_mark=LUCK_MARKS.get(record.get("luck_type") or ""),
+        )
+    )
+    return found
+
+
+def _double(index: int, side: str, cube: CubeChoice, record: Mapping[str, Any]) -> ActionAnalysis:
+    loss = min(min(cube.double_take, DOUBLE_PASS) - cube.best, 0.0)
+    mark = MARKS.get(record.get("skill") or "")
+    return _entry(index, side, Kind.DOUBLE, "double", cube.doubler_best, loss, mark)
+
+
+def _answer(
+    index: int, side: str, kind: Kind, cube: CubeChoice, record: Mapping[str, Any]
+) -> ActionAnalysis:
+    if kind is Kind.TAKE:
+        loss = min(DOUBLE_PASS - cube.double_take, 0.0)
+    else:
+        loss = min(cube.double_take - DOUBLE_PASS, 0.0)
+    mark = MARKS.get(record.get("skill") or "")
+    return _entry(index, side, kind, str(kind), cube.taker_best, loss, mark)
+
+
+def _edit(
+    index: int, side: str, record: Mapping[str, Any], waiting: deque[Mapping[str, Any]]
+) -> list[ActionAnalysis]:
+    """A board edit: gnubg's set-up records; a roll among them (an ``Illegal play``
+    cell's) has gnubg's luck, nothing played."""
+    records = [record]
+    while waiting and waiting[0]["kind"] == "set":
+        records.append(waiting.popleft())
+    return _luck(index, side, records)
+
+
+def _luck(index: int, side: str, records: Sequence[Mapping[str, Any]]) -> list[ActionAnalysis]:
+    """The rolls among gnubg's set-up records (their dice alone: nothing was played) with
+    the luck gnubg judged: a play entry with no play and no loss."""
+    return [
+        ActionAnalysis(
+            index,
+            side,
+            Kind.PLAY,
+            None,
+            None,
+            None,
+            None,
+            _rounded(rolled["luck"]),
+            LUCK_MARKS.get(rolled.get("luck_type") or ""),
+        )
+        for rolled in records
+        if rolled.get("dice") and rolled.get("luck") is not None
+    ]
+
+
+def _choice(record: Mapping[str, Any]) -> CubeChoice | None:
+    cube = record.get("cube")
+    return None if cube is None else CubeChoice(float(cube[0]), float(cube[1]))
+
+
+def _entry(
+    index: int,
+    side: str,
+    kind: Kind,
+    played: str | None,
+    best: str | None,
+    loss: float,
+    mark: Mark | None,
+) -> ActionAnalysis:
+    return ActionAnalysis(index, side, kind, played, best, _rounded(loss), mark)
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, DECIMALS) + 0.0
+
+
+def _best_play(step: ReplayStep, record: Mapping[str, Any]) -> str | None:
+    """gnubg's best play in the referee's canonical words (its hits marked), or the play
+    itself when there was no choice."""
+    best = record.get("best")
+    if record["choices"] <= 1 or not best:
+        return step.play
+    written = " ".join(f"{_point(start)}/{_point(end)}" for start, end in best)
+    dice = step.action.dice
+    assert dice is not None
+    try:
+        before = read_position(step.position_before)
+        position = replace(before, turn=Side(step.action.side), phase=Phase.MOVE, dice=dice)
+        service = PlaysService.of(position, position.variant.options_with({}))
+        judged = service.judged(written)
+    except (RefereeError, NotationError):
+        return written
+    return written if judged.play is None else service.text(judged.play)
+
+
+def _point(point: int) -> str:
+    return {25: "bar", 0: "off"}.get(point, str(point))

@@ -1,0 +1,95 @@
+"""Analysing one record: the record as the referee reads it (checked, then exported as
+its own SGF, players in their columns: the left White, gnubg's player 0) analysed by gnubg
+in a process of its own, its figures read back onto the referee's replay."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from referee.adjudication import adjudicate
+from referee.adjudication.budget import WorkLimits
+from referee.adjudication.game import ReplayStep
+from referee.adjudication.verdict import Verdict
+from referee.analysis.actions import game_actions
+from referee.analysis.errors import EngineFailedError, NoEngineError
+from referee.analysis.gnubg import find_gnubg, run_gnubg
+from referee.analysis.result import Analysis, GameAnalysis, Names, Sides
+from referee.analysis.settings import EngineName, Settings
+from referee.analysis.statistics import read_statistics
+from referee.archive.sgf import sgf_of
+from referee.errors import InvalidRecordError
+from referee.rules.engine import CHOSEN, Engine
+from vocabulary import VariantId
+
+GNUBG_LONGEST_MATCH = 64
+"""gnubg's match equity tables stop at 64 points (MAXSCORE): past them its figures are not
+numbers."""
+SECONDS_BASE = 30.0
+SECONDS_PER_ACTION = (0.05, 0.3, 1.5, 15.0)
+"""Time allowed per action of the record at 0, 1, 2 and 3 plies (the most of the two
+settings), over the base: several times what gnubg took on a shared 2-core machine."""
+
+
+def analyse(
+    record: str,
+    settings: Settings | None = None,
+    *,
+    variant: str | None = None,
+    options: Mapping[str, object] | None = None,
+    program: str | None = None,
+    timeout: float | None = None,
+    limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
+) -> Analysis:
+    """gnubg's analysis of the match ``record`` (any format the referee reads) at
+    ``settings`` (default: 2 and 2 plies). ``program`` is gnubg's executable (default:
+    ``find_gnubg``), ``timeout`` its time in seconds (default: ``time_allowed``).
+
+    Refused: a nardy match (NoEngineError), a record with errors or without games
+    (InvalidRecordError: gnubg would analyse other games than the written ones); gnubg
+    missing (EngineMissingError), refusing the record or stopping (EngineFailedError,
+    with its words), past its time (EngineTimeoutError, gnubg killed)."""
+    settings = settings or Settings()
+    checked = adjudicate(record, variant, "strict", options, True, limits, engine)
+    verdict = checked.verdict
+    _require_analysable(verdict)
+    sgf = sgf_of(checked.canonical, verdict.to_json())
+    steps = checked.replays
+    allowed = timeout if timeout is not None else time_allowed(steps, settings)
+    output = run_gnubg(sgf, settings, len(verdict.games), find_gnubg(program), allowed)
+    games = tuple(
+        GameAnalysis(number, Sides(*read_statistics(text)), game_actions(number, game, records))
+        for number, (text, game, records) in enumerate(
+            zip(output.game_statistics, steps, output.games, strict=True), start=1
+        )
+    )
+    players = Sides(*read_statistics(output.match_statistics))
+    names = Names(*verdict.match.players)
+    return Analysis(EngineName("gnubg", output.version), settings, players, games, names)
+
+
+def time_allowed(games: Sequence[Sequence[ReplayStep]], settings: Settings) -> float:
+    """Seconds gnubg is given for a record of these games at these settings."""
+    actions = sum(len(steps) for steps in games)
+    return SECONDS_BASE + actions * SECONDS_PER_ACTION[settings.most_plies]
+
+
+def _require_analysable(verdict: Verdict) -> None:
+    if verdict.variant != VariantId.BACKGAMMON:
+        raise NoEngineError(
+            f"no engine analyses {verdict.variant} matches yet (gnubg plays backgammon only)"
+        )
+    errors = [issue for game in verdict.games for issue in game.errors]
+    if errors or not verdict.valid:
+        first = f" (line {errors[0].line}: {errors[0].message})" if errors else ""
+        raise InvalidRecordError(
+            f"the record has errors{first}: only a valid record is analysed, since gnubg"
+            " would analyse other games than the ones written"
+        )
+    if not verdict.games:
+        raise InvalidRecordError("the record holds no game to analyse")
+    length = verdict.match.length
+    if length > GNUBG_LONGEST_MATCH:
+        raise EngineFailedError(
+            f"gnubg analyses matches of up to {GNUBG_LONGEST_MATCH} points, not {length}"
+        )
