@@ -62,7 +62,7 @@ def _check(args: argparse.Namespace) -> int:
     status = EXIT_OK
     with progress(len(files), "checking", "file", least=BAR_FROM) as bar:
         for path in files:
-            texts = _read_file(path, args, bar)
+            texts = read_record_file(path, args, bar)
             bar.advance()
             if texts is None:
                 status = EXIT_BAD_INPUT
@@ -73,7 +73,7 @@ def _check(args: argparse.Namespace) -> int:
     return status
 
 
-def _read_file(path: Path, args: argparse.Namespace, bar: Progress) -> RecordTexts | None:
+def read_record_file(path: Path, args: argparse.Namespace, bar: Progress) -> RecordTexts | None:
     """The records of one file, or None when it cannot be read (said on stderr)."""
     try:
         data = path.read_bytes()
