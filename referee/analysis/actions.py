@@ -22,14 +22,11 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from notation.errors import NotationError
-from notation.records.model import ActionKind
-from referee.adjudication.game import ReplayStep
+from notation.records.model import ActionKind, ActionText
 from referee.analysis.errors import EngineFailedError
-from referee.bridge import read_position
-from referee.errors import RefereeError
-from referee.plays import PlaysService
-from vocabulary import Phase, Side
+from referee.bridge import play_text
+from referee.rules.board import Step
+from vocabulary import Side
 
 DOUBLE_PASS = 1.0
 """A passed double wins the cube: 1 EMG (normalised to the cube)."""
@@ -119,24 +116,25 @@ class CubeChoice:
 
 
 def game_actions(
-    game: int, steps: Sequence[ReplayStep], records: Sequence[Mapping[str, Any]]
+    game: int, actions: Sequence[tuple[int, ActionText]], records: Sequence[Mapping[str, Any]]
 ) -> tuple[ActionAnalysis, ...]:
-    """The analysed actions of game ``game`` (1-based), from its replay and gnubg's
-    records; EngineFailedError when gnubg read the game otherwise than the referee."""
+    """The analysed actions of game ``game`` (1-based): its canonical actions, each with
+    its index in the replay, and gnubg's records of them; EngineFailedError when gnubg
+    read the game otherwise than the referee."""
     waiting = deque(records)
     found: list[ActionAnalysis] = []
     double: CubeChoice | None = None  # the cube decision a take or pass answers
     doubled = False  # a double waits for its answer (a second double is a beaver)
-    for index, step in enumerate(steps, start=1):
-        wanted = GNUBG_KINDS.get(step.action.kind)
+    for index, action in actions:
+        wanted = GNUBG_KINDS.get(action.kind)
         if wanted is None:
             continue
-        record = _next_record(waiting, wanted, doubled, game, index, step)
-        side = step.action.side
+        record = _next_record(waiting, wanted, doubled, game, index, action)
+        side = action.side
         if wanted == "move":
-            _check_roll(record, step, game, index)
+            _check_roll(record, action, game, index)
             found.extend(
-                _roll(index, step, record)
+                _roll(index, action, record)
                 if record["kind"] == "move"
                 else _luck(index, side, [record])
             )
@@ -163,7 +161,7 @@ def _next_record(
     doubled: bool,
     game: int,
     index: int,
-    step: ReplayStep,
+    action: ActionText,
 ) -> Mapping[str, Any]:
     """gnubg's record of the action, past those no action of ours makes (a set-up start,
     resignations, the doubler's take of a beaver that the record leaves out)."""
@@ -171,11 +169,11 @@ def _next_record(
         waiting.popleft()
     record = waiting.popleft() if waiting else None
     player = None if record is None else record["player"]
-    if record is None or not _is(record, wanted) or player not in (None, _player(step)):
+    if record is None or not _is(record, wanted) or player not in (None, _player(action)):
         what = "nothing" if record is None else f"a {record['kind']} by player {player}"
         raise EngineFailedError(
             f"gnubg read game {game} otherwise than the referee: at action {index}"
-            f" ({step.action.text!r}) it has {what}"
+            f" ({action.text!r}) it has {what}"
         )
     return record
 
@@ -195,22 +193,22 @@ def _extra(record: Mapping[str, Any], doubled: bool) -> bool:
     return set_up or kind == "resign" or (kind == "take" and doubled)
 
 
-def _player(step: ReplayStep) -> int:
-    return 0 if step.action.side == Side.WHITE else 1
+def _player(action: ActionText) -> int:
+    return 0 if action.side == Side.WHITE else 1
 
 
-def _check_roll(record: Mapping[str, Any], step: ReplayStep, game: int, index: int) -> None:
-    dice = step.action.dice
+def _check_roll(record: Mapping[str, Any], action: ActionText, game: int, index: int) -> None:
+    dice = action.dice
     if dice is None or sorted(record["dice"]) != sorted(dice):
         raise EngineFailedError(
             f"gnubg read game {game} otherwise than the referee: action {index}"
-            f" ({step.action.text!r}) has the dice {record['dice']} in gnubg"
+            f" ({action.text!r}) has the dice {record['dice']} in gnubg"
         )
 
 
-def _roll(index: int, step: ReplayStep, record: Mapping[str, Any]) -> list[ActionAnalysis]:
+def _roll(index: int, action: ActionText, record: Mapping[str, Any]) -> list[ActionAnalysis]:
     """A roll: its cube decision when gnubg analysed one, then its play."""
-    side = step.action.side
+    side = action.side
     found = []
     cube = _choice(record)
     if cube is not None:
@@ -222,7 +220,9 @@ def _roll(index: int, step: ReplayStep, record: Mapping[str, Any]) -> list[Actio
     choices = record["choices"]
     played, best = record["played_equity"], record["best_equity"]
     loss = played - best if choices > 1 and played is not None else 0.0
-    play = _entry(index, side, Kind.PLAY, step.play, _best_play(step, record), loss, None)
+    played = action.text.partition(":")[2].strip()  # the canonical play, "" for a dance
+    best = _best_play(record) if choices > 1 and record.get("played_rank") != 0 else played
+    play = _entry(index, side, Kind.PLAY, played, best, loss, None)
     found.append(
         replace(
             play,
@@ -303,24 +303,13 @@ def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, DECIMALS) + 0.0
 
 
-def _best_play(step: ReplayStep, record: Mapping[str, Any]) -> str | None:
-    """gnubg's best play in the referee's canonical words (its hits marked), or the play
-    itself when there was no choice."""
+def _best_play(record: Mapping[str, Any]) -> str | None:
+    """gnubg's best play in the referee's words: its steps in the written order, a hit
+    marked where the opponent had a blot (``blots``, gnubg's board before it). (When the
+    played play was gnubg's best, the play as played is its best: the same play written
+    through other points, ``6/4 4/1`` for ``6/3 3/1``, is not another.)"""
     best = record.get("best")
-    if record["choices"] <= 1 or not best:
-        return step.play
-    written = " ".join(f"{_point(start)}/{_point(end)}" for start, end in best)
-    dice = step.action.dice
-    assert dice is not None
-    try:
-        before = read_position(step.position_before)
-        position = replace(before, turn=Side(step.action.side), phase=Phase.MOVE, dice=dice)
-        service = PlaysService.of(position, position.variant.options_with({}))
-        judged = service.judged(written)
-    except (RefereeError, NotationError):
-        return written
-    return written if judged.play is None else service.text(judged.play)
-
-
-def _point(point: int) -> str:
-    return {25: "bar", 0: "off"}.get(point, str(point))
+    if not best:
+        return None
+    blots = set(record.get("blots") or ())  # gnubg numbers the bar 25 and off 0, as we do
+    return play_text([Step(start, end, 0, end in blots) for start, end in best])

@@ -3,7 +3,8 @@ the referee: every record of every game with gnubg's figures for it, written as 
 ``analysis.json`` in gnubg's working directory (``referee.analysis.records`` reads them).
 
 Plays keep the played play's and the best play's equities (EMG, gnubg's ``score``), their
-count and gnubg's marks; rolls their luck; cube decisions their no-double and double-take
+count, gnubg's marks and the opponent's blots before them (for the hits of the best play);
+rolls their luck; cube decisions their no-double and double-take
 equities made EMG as gnubg's statistics make them: a match's winning chances are turned
 into equities by gnubg's own ``mwc2eq`` at the score and cube of the moment (gnubg's state
 as it steps through the game), a money game's are already equities."""
@@ -35,6 +36,7 @@ def described(entry: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
     kind = entry["action"]
     player = SIDES.get(entry.get("player", ""))
     analysis = entry.get("analysis") or {}
+    blots = opponents_blots(player, state["move"]) if kind == "move" else []
     if player is not None:
         state["move"] = 1 - player if kind in ("take", "drop") else player
     moves = analysis.get("moves") or ()
@@ -45,6 +47,7 @@ def described(entry: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
         "dice": entry.get("dice"),
         "move": entry.get("move"),
         "choices": len(moves),
+        "played_rank": played if played < len(moves) else None,
         "best": moves[0]["move"] if moves else None,
         "best_equity": moves[0]["score"] if moves else None,
         "played_equity": moves[played]["score"] if played < len(moves) else None,
@@ -53,7 +56,18 @@ def described(entry: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
         "luck": analysis.get("luck-value"),
         "luck_type": analysis.get("luck"),
         "cube": cube_equities(analysis, state),
+        "blots": blots,
     }
+
+
+def opponents_blots(player: int | None, on_roll: int) -> list[int]:
+    """The points (the mover's numbering) where the mover's opponent has one checker, on
+    gnubg's board before the move: its second half is the side on roll's, as gnubg keeps
+    it, the first half his opponent's, each counted from its own side (index 0 its
+    1-point)."""
+    board = gnubg.board()
+    opponent = board[0] if on_roll == player else board[1]
+    return [24 - index for index in range(24) if opponent[index] == 1]
 
 
 def main() -> None:

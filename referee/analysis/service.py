@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from referee.adjudication import adjudicate
+from notation.records.mat_reader import read_mat
+from notation.records.model import ActionKind, ActionText, MatchText
+from referee.adjudication import check_and_write
 from referee.adjudication.budget import WorkLimits
-from referee.adjudication.game import ReplayStep
+from referee.adjudication.formats import read_as, record_texts
 from referee.adjudication.verdict import Verdict
 from referee.analysis.actions import game_actions
 from referee.analysis.errors import EngineFailedError, NoEngineError
@@ -49,18 +51,19 @@ def analyse(
     (InvalidRecordError: gnubg would analyse other games than the written ones); gnubg
     missing (EngineMissingError), refusing the record or stopping (EngineFailedError,
     with its words), past its time (EngineTimeoutError, gnubg killed)."""
-    settings = settings or Settings()
-    checked = adjudicate(record, variant, "strict", options, True, limits, engine)
-    verdict = checked.verdict
+    settings, limits = settings or Settings(), limits or WorkLimits()
+    written = check_and_write(record, variant, options, limits, engine)
+    verdict = written.verdict
     _require_analysable(verdict)
-    sgf = sgf_of(checked.canonical, verdict.to_json())
-    steps = checked.replays
-    allowed = timeout if timeout is not None else time_allowed(steps, settings)
+    canonical = read_mat(written.canonical, limits.reading)
+    indexed = replay_indexed(record, canonical, limits)
+    sgf = sgf_of(canonical, verdict.to_json())
+    allowed = timeout if timeout is not None else time_allowed(indexed, settings)
     output = run_gnubg(sgf, settings, len(verdict.games), find_gnubg(program), allowed)
     games = tuple(
         GameAnalysis(number, Sides(*read_statistics(text)), game_actions(number, game, records))
         for number, (text, game, records) in enumerate(
-            zip(output.game_statistics, steps, output.games, strict=True), start=1
+            zip(output.game_statistics, indexed, output.games, strict=True), start=1
         )
     )
     players = Sides(*read_statistics(output.match_statistics))
@@ -68,10 +71,30 @@ def analyse(
     return Analysis(EngineName("gnubg", output.version), settings, players, games, names)
 
 
-def time_allowed(games: Sequence[Sequence[ReplayStep]], settings: Settings) -> float:
-    """Seconds gnubg is given for a record of these games at these settings."""
-    actions = sum(len(steps) for steps in games)
+def time_allowed(games: Sequence[Sequence[object]], settings: Settings) -> float:
+    """Seconds gnubg is given for a record of these games (their actions) at these
+    settings."""
+    actions = sum(len(game) for game in games)
     return SECONDS_BASE + actions * SECONDS_PER_ACTION[settings.most_plies]
+
+
+def replay_indexed(
+    record: str, canonical: MatchText, limits: WorkLimits
+) -> list[list[tuple[int, ActionText]]]:
+    """Per game, each canonical action with its index in the game's replay (from 1): the
+    replay steps through the record as written, whose ``Losses`` lines (Galaxy's note of
+    a resignation) the canonical record leaves out. A valid record only."""
+    texts = record_texts(record, at_most=1)
+    written = read_as(texts.format, texts.parts[0], limits)
+    indexed = []
+    for as_written, game in zip(written.games, canonical.games, strict=True):
+        places = [
+            index
+            for index, action in enumerate(as_written.actions, start=1)
+            if action.kind is not ActionKind.LOSS
+        ]
+        indexed.append(list(zip(places, game.actions, strict=True)))
+    return indexed
 
 
 def _require_analysable(verdict: Verdict) -> None:

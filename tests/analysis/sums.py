@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee.adjudication.game import ReplayStep
+from referee.plays import PlaysService
 
 PRINTED = 0.0005
 """Half the last printed digit of gnubg's totals (three decimals)."""
@@ -70,7 +71,9 @@ def side_actions(actions: Sequence[Mapping[str, Any]], side: str) -> list[Mappin
 
 
 def place_problems(actions: Sequence[Mapping[str, Any]], steps: Sequence[ReplayStep]) -> list[str]:
-    """Actions whose index is not the replay's step of the same side and kind."""
+    """Actions whose index is not the replay's step of the same side and kind, whose
+    play is not the replay's, or whose best play is not a legal one written as the
+    referee writes it."""
     found = []
     for action in actions:
         step = steps[action["index"] - 1]
@@ -80,4 +83,19 @@ def place_problems(actions: Sequence[Mapping[str, Any]], steps: Sequence[ReplayS
             found.append(f"{where} at {step.action.text!r}")
         elif action["kind"] == "play" and action["played"] not in (None, step.play):
             found.append(f"{where}: played {action['played']!r}, replay {step.play!r}")
+        elif action["kind"] == "play" and action["best"] not in (None, action["played"]):
+            found += _best_problems(action, step)
     return found
+
+
+def _best_problems(action: Mapping[str, Any], step: ReplayStep) -> list[str]:
+    """A best play that is not a legal play of the roll, written as the referee writes it
+    (hits marked)."""
+    fields = step.position_before.split(" ")
+    dice = step.action.dice
+    assert dice is not None
+    fields[4:6] = [step.action.side, f"{dice[0]}{dice[1]}"]
+    answer = PlaysService(" ".join(fields)).check(action["best"])
+    if answer.legal and answer.play == action["best"]:
+        return []
+    return [f"{action['index']}: best {action['best']!r} is {answer.play or 'illegal'}"]

@@ -1,9 +1,9 @@
 """gnubg's analysis of every backgammon record of the corpus at 0-ply, through the
 referee (its own export fed to gnubg), holds the same figures for each player as gnubg's
-own ``show statistics match`` of the original file imported by hand; one record the same
-at 2-ply; every analysis's actions add up to its figures, game by game and over the match,
-and stand where the replay has them. Debian's gnubg is needed (REQUIRE_GNUBG=1 fails
-without it); the module runs two gnubg processes at a time."""
+own ``show statistics match`` of the original file imported by hand; every analysis's
+actions add up to its figures, game by game and over the match, and stand where the
+replay has them. Debian's gnubg is needed (REQUIRE_GNUBG=1 fails without it); the module
+runs two gnubg processes at a time, once per test run (``once``)."""
 
 from __future__ import annotations
 
@@ -21,12 +21,11 @@ from referee.analysis import Settings, analyse
 from referee.analysis.result import AnalysisSchema
 from referee.shapes import schema_of
 from tests.analysis.by_hand import by_hand, differences, names
+from tests.analysis.once import once
 from tests.analysis.sums import place_problems, side_actions, sum_problems
 from tests.corpus import MAT, require
 from tests.players.gnubg import require_gnubg
 
-TWO_PLY = "galaxy_match1495872_1pt"
-"""A short match (one game, 40 actions): 2-ply takes seconds, not minutes."""
 GNUBG_MISREADS = {
     "galaxy_match1100068_3pt-losses-unnumbered": re.compile(r"^ *Losses .*\n", re.MULTILINE),
 }
@@ -61,18 +60,21 @@ def analysed(
     original, both at 0-ply: gnubg by hand in one process beside ours, two at a time."""
     program = require_gnubg()
     files = corpus()
-    by_hand_files = originals(tmp_path_factory.mktemp("originals"))
 
     def ours(path: Path) -> dict[str, Any]:
         return analyse(path.read_text(), Settings(0, 0), program=program).to_json()
 
-    with ThreadPoolExecutor(2) as pool:
-        hand = pool.submit(by_hand, by_hand_files, 0)
-        analyses = list(pool.map(ours, files))
-    yield {
-        path.stem: (analysis, block)
-        for path, analysis, block in zip(files, analyses, hand.result(), strict=True)
-    }
+    def made() -> dict[str, Any]:
+        by_hand_files = originals(tmp_path_factory.mktemp("originals"))
+        with ThreadPoolExecutor(2) as pool:
+            hand = pool.submit(by_hand, by_hand_files, 0)
+            analyses = list(pool.map(ours, files))
+        return {
+            path.stem: (analysis, block)
+            for path, analysis, block in zip(files, analyses, hand.result(), strict=True)
+        }
+
+    yield once(tmp_path_factory, "analysis_corpus", made)
 
 
 def test_every_figure_is_gnubgs_own_for_the_original_file(
@@ -105,7 +107,7 @@ def test_actions_add_up_to_the_figures_of_each_game_and_the_match(
     assert problems == {}
 
 
-def test_actions_stand_where_the_replay_has_them(
+def test_actions_stand_where_the_replay_has_them_and_best_plays_are_legal(
     analysed: dict[str, tuple[dict[str, Any], str]],
 ) -> None:
     problems = {}
@@ -153,17 +155,3 @@ def test_the_json_is_its_schema_dumped(
     dumped = schema_of(AnalysisSchema)().dump(analysis)
     assert json.dumps(analysis.to_json()) == json.dumps(dumped)
     assert analysis.to_json() == analysed[path.stem][0]
-
-
-def test_one_record_at_two_plies_is_gnubgs_own_at_two_plies() -> None:
-    program = require_gnubg()
-    path = require(MAT) / f"{TWO_PLY}.mat"
-    with ThreadPoolExecutor(2) as pool:
-        hand = pool.submit(by_hand, [path], 2)
-        analysis = analyse(path.read_text(), Settings(), program=program).to_json()
-    assert analysis["settings"] == {"chequer_plies": 2, "cube_plies": 2}
-    block = hand.result()[0]
-    for column, side in enumerate("wb"):
-        assert differences(analysis["players"][side], block, column) == []
-        actions = side_actions(analysis["games"][0]["actions"], side)
-        assert sum_problems(analysis["players"][side], actions) == []

@@ -14,6 +14,7 @@ import pytest
 
 from referee.analysis import Settings, analyse
 from tests.analysis.by_hand import by_hand, differences, names
+from tests.analysis.once import once
 from tests.analysis.sums import side_actions, sum_problems
 from tests.corpus import MAT, openspiel_money_session, read_jsonl, require
 from tests.players.gnubg import require_gnubg
@@ -65,13 +66,16 @@ def analysed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any
     def ours(text: str) -> dict[str, Any]:
         return analyse(text, Settings(0, 0), program=program).to_json()
 
-    with ThreadPoolExecutor(2) as pool:
-        hand = pool.submit(by_hand, paths, 0, ["set jacoby off"], edited)
-        analyses = list(pool.map(ours, texts.values()))
-    yield {
-        name: (analysis, block)
-        for name, analysis, block in zip(texts, analyses, hand.result(), strict=True)
-    }
+    def made() -> dict[str, Any]:
+        with ThreadPoolExecutor(2) as pool:
+            hand = pool.submit(by_hand, paths, 0, ["set jacoby off"], edited)
+            analyses = list(pool.map(ours, texts.values()))
+        return {
+            name: (analysis, block)
+            for name, analysis, block in zip(texts, analyses, hand.result(), strict=True)
+        }
+
+    yield once(tmp_path_factory, "analysis_sides", made)
 
 
 def test_each_column_has_gnubgs_figures_for_it(analysed: Mapping[str, Any]) -> None:
