@@ -1,9 +1,11 @@
 """How well a match was played (ANALYSIS.md): GNU Backgammon's analysis of a backgammon
 record, gnubg run as a separate program. ``analyse`` (``service``) takes a record's text
-and the settings (``settings``) and gives a frozen ``Analysis`` (``result``, with its JSON):
-each player's figures as gnubg prints them (``statistics``) and each action's loss, mark,
-best play and luck (``actions``); ``gnubg`` runs the program (``in_gnubg.py`` is run by
-gnubg's own Python, never imported here); ``errors`` says why an analysis was not made."""
+and the settings (``settings``) and gives a frozen ``Analysis`` (``result``, with its
+JSON): each player's figures as gnubg prints them (``statistics``) and each action's
+loss, mark, best play and luck (``actions``). It takes three steps a job system may take
+apart: ``prepare`` (refuses a record before gnubg runs), ``gnubg.run_gnubg`` (the
+program, one process; ``in_gnubg.py`` is run by gnubg's own Python, never imported here)
+and ``read_back``. ``errors`` says why an analysis was not made."""
 
 from referee.analysis.errors import (
     AnalysisError,
@@ -13,7 +15,7 @@ from referee.analysis.errors import (
     NoEngineError,
 )
 from referee.analysis.result import Analysis, GameAnalysis, Sides
-from referee.analysis.service import analyse, time_allowed
+from referee.analysis.service import Prepared, analyse, prepare, read_back, time_allowed
 from referee.analysis.settings import EngineName, InvalidSettingsError, Settings
 
 __all__ = [
@@ -26,8 +28,11 @@ __all__ = [
     "GameAnalysis",
     "InvalidSettingsError",
     "NoEngineError",
+    "Prepared",
     "Settings",
     "Sides",
     "analyse",
+    "prepare",
+    "read_back",
     "time_allowed",
 ]

@@ -1,10 +1,13 @@
 """Analysing one record: the record as the referee reads it (checked, then exported as
-its own SGF, players in their columns: the left White, gnubg's player 0) analysed by gnubg
-in a process of its own, its figures read back onto the referee's replay."""
+its own SGF, players in their columns: the left White, gnubg's player 0: ``prepare``)
+analysed by gnubg in a process of its own (``run_gnubg``), its figures read back onto the
+referee's replay (``read_back``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 from notation.records.mat_reader import read_mat
 from notation.records.model import ActionKind, ActionText, MatchText
@@ -14,7 +17,7 @@ from referee.adjudication.formats import read_as, record_texts
 from referee.adjudication.verdict import Verdict
 from referee.analysis.actions import game_actions
 from referee.analysis.errors import EngineFailedError, NoEngineError
-from referee.analysis.gnubg import find_gnubg, run_gnubg
+from referee.analysis.gnubg import GnubgOutput, find_gnubg, run_gnubg
 from referee.analysis.result import Analysis, GameAnalysis, Names, Sides
 from referee.analysis.settings import EngineName, Settings
 from referee.analysis.statistics import read_statistics
@@ -26,10 +29,26 @@ from vocabulary import VariantId
 GNUBG_LONGEST_MATCH = 64
 """gnubg's match equity tables stop at 64 points (MAXSCORE): past them its figures are not
 numbers."""
+_LOSSES = re.compile("losses", re.IGNORECASE)
+"""A word every ``Losses N point`` cell holds (the canonical record leaves them out)."""
 SECONDS_BASE = 30.0
 SECONDS_PER_ACTION = (0.05, 0.3, 1.5, 15.0)
 """Time allowed per action of the record at 0, 1, 2 and 3 plies (the most of the two
 settings), over the base: several times what gnubg took on a shared 2-core machine."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A record made ready for gnubg: its SGF, each game's canonical actions with their
+    replay indexes, the players' names."""
+
+    sgf: str
+    games: tuple[tuple[tuple[int, ActionText], ...], ...]
+    names: Names
+
+    @property
+    def actions(self) -> int:
+        return sum(len(game) for game in self.games)
 
 
 def analyse(
@@ -44,46 +63,66 @@ def analyse(
     engine: Engine = CHOSEN,
 ) -> Analysis:
     """gnubg's analysis of the match ``record`` (any format the referee reads) at
-    ``settings`` (default: 2 and 2 plies). ``program`` is gnubg's executable (default:
-    ``find_gnubg``), ``timeout`` its time in seconds (default: ``time_allowed``).
+    ``settings`` (default: 2 and 2 plies): ``prepare``, ``run_gnubg``, ``read_back``.
+    ``program`` is gnubg's executable (default: ``find_gnubg``), ``timeout`` its time in
+    seconds (default: ``time_allowed``). Refused as ``prepare`` and ``run_gnubg`` say."""
+    settings = settings or Settings()
+    prepared = prepare(record, variant=variant, options=options, limits=limits, engine=engine)
+    allowed = timeout if timeout is not None else time_allowed(prepared.actions, settings)
+    games = len(prepared.games)
+    output = run_gnubg(prepared.sgf, settings, games, find_gnubg(program), allowed)
+    return read_back(output, prepared, settings)
 
-    Refused: a nardy match (NoEngineError), a record with errors or without games
-    (InvalidRecordError: gnubg would analyse other games than the written ones); gnubg
-    missing (EngineMissingError), refusing the record or stopping (EngineFailedError,
-    with its words), past its time (EngineTimeoutError, gnubg killed)."""
-    settings, limits = settings or Settings(), limits or WorkLimits()
+
+def prepare(
+    record: str,
+    *,
+    variant: str | None = None,
+    options: Mapping[str, object] | None = None,
+    limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
+) -> Prepared:
+    """The record checked and written for gnubg; refused before gnubg is started: a
+    nardy match (NoEngineError), a record with errors or without games
+    (InvalidRecordError: gnubg would analyse other games than the written ones), a match
+    past gnubg's tables (EngineFailedError)."""
+    limits = limits or WorkLimits()
     written = check_and_write(record, variant, options, limits, engine)
     verdict = written.verdict
     _require_analysable(verdict)
     canonical = read_mat(written.canonical, limits.reading)
     indexed = replay_indexed(record, canonical, limits)
     sgf = sgf_of(canonical, verdict.to_json())
-    allowed = timeout if timeout is not None else time_allowed(indexed, settings)
-    output = run_gnubg(sgf, settings, len(verdict.games), find_gnubg(program), allowed)
+    return Prepared(sgf, indexed, Names(*verdict.match.players))
+
+
+def read_back(output: GnubgOutput, prepared: Prepared, settings: Settings) -> Analysis:
+    """gnubg's output read into the analysis of the prepared record."""
     games = tuple(
         GameAnalysis(number, Sides(*read_statistics(text)), game_actions(number, game, records))
         for number, (text, game, records) in enumerate(
-            zip(output.game_statistics, indexed, output.games, strict=True), start=1
+            zip(output.game_statistics, prepared.games, output.games, strict=True), start=1
         )
     )
     players = Sides(*read_statistics(output.match_statistics))
-    names = Names(*verdict.match.players)
-    return Analysis(EngineName("gnubg", output.version), settings, players, games, names)
+    engine = EngineName("gnubg", output.version)
+    return Analysis(engine, settings, players, games, prepared.names)
 
 
-def time_allowed(games: Sequence[Sequence[object]], settings: Settings) -> float:
-    """Seconds gnubg is given for a record of these games (their actions) at these
-    settings."""
-    actions = sum(len(game) for game in games)
+def time_allowed(actions: int, settings: Settings) -> float:
+    """Seconds gnubg is given for a record of this many actions at these settings."""
     return SECONDS_BASE + actions * SECONDS_PER_ACTION[settings.most_plies]
 
 
 def replay_indexed(
     record: str, canonical: MatchText, limits: WorkLimits
-) -> list[list[tuple[int, ActionText]]]:
+) -> tuple[tuple[tuple[int, ActionText], ...], ...]:
     """Per game, each canonical action with its index in the game's replay (from 1): the
     replay steps through the record as written, whose ``Losses`` lines (Galaxy's note of
-    a resignation) the canonical record leaves out. A valid record only."""
+    a resignation) the canonical record leaves out; a record without one is not read
+    again. A valid record only."""
+    if not _LOSSES.search(record):
+        return tuple(tuple(enumerate(game.actions, start=1)) for game in canonical.games)
     texts = record_texts(record, at_most=1)
     written = read_as(texts.format, texts.parts[0], limits)
     indexed = []
@@ -93,8 +132,8 @@ def replay_indexed(
             for index, action in enumerate(as_written.actions, start=1)
             if action.kind is not ActionKind.LOSS
         ]
-        indexed.append(list(zip(places, game.actions, strict=True)))
-    return indexed
+        indexed.append(tuple(zip(places, game.actions, strict=True)))
+    return tuple(indexed)
 
 
 def _require_analysable(verdict: Verdict) -> None:
