@@ -40,8 +40,8 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _analyse(args: argparse.Namespace) -> int:
     from referee.adjudication.budget import OFFLINE
-    from referee.analysis import AnalysisError, Settings, analyse
-    from referee.cli.check import read_record_file, record_files
+    from referee.analysis import Settings, analyse
+    from referee.cli.check import record_files, record_parts
     from referee.errors import RefereeError
 
     default = 2 if args.plies is None else args.plies
@@ -52,29 +52,22 @@ def _analyse(args: argparse.Namespace) -> int:
     files = record_files(args.paths)
     status = EXIT_OK
     with progress(len(files), "analysing", "file") as bar:
-        for path in files:
-            texts = read_record_file(path, args, bar)
-            bar.advance()
-            if texts is None:
+        for found in record_parts(files, args, bar):
+            if found is None:
                 status = EXIT_BAD_INPUT
                 continue
-            for number, part in enumerate(texts.parts, start=1):
-                label = str(path) if texts.count == 1 else f"{path}#{number}"
-                try:
-                    analysis = analyse(
-                        part.text,
-                        settings,
-                        program=args.gnubg,
-                        timeout=args.timeout,
-                        limits=OFFLINE,
-                    )
-                except (AnalysisError, RefereeError) as error:
-                    bar.echo(
-                        f"nardy-referee: {label}: error ({error.code}): {error.message}", sys.stderr
-                    )
-                    status = EXIT_BAD_INPUT
-                    continue
-                _print(bar, label, analysis, args.json)
+            label, part, _ = found
+            try:
+                analysis = analyse(
+                    part.text, settings, program=args.gnubg, timeout=args.timeout, limits=OFFLINE
+                )
+            except RefereeError as error:  # the analysis's refusals among them
+                bar.echo(
+                    f"nardy-referee: {label}: error ({error.code}): {error.message}", sys.stderr
+                )
+                status = EXIT_BAD_INPUT
+                continue
+            _print(bar, str(label), analysis, args.json)
     return status
 
 
