@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -217,18 +217,21 @@ def _roll(index: int, action: ActionText, record: Mapping[str, Any]) -> list[Act
         found.append(
             _entry(index, side, Kind.NO_DOUBLE, "no double", cube.doubler_best, loss, mark)
         )
-    choices = record["choices"]
-    played, best = record["played_equity"], record["best_equity"]
-    loss = played - best if choices > 1 and played is not None else 0.0
+    choices, equity = record["choices"], record["played_equity"]
+    loss = equity - record["best_equity"] if choices > 1 and equity is not None else 0.0
     played = action.text.partition(":")[2].strip()  # the canonical play, "" for a dance
     best = _best_play(record) if choices > 1 and record.get("played_rank") != 0 else played
-    play = _entry(index, side, Kind.PLAY, played, best, loss, None)
     found.append(
-        replace(
-            play,
-            mark=MARKS.get(record.get("skill") or ""),
-            luck=_rounded(record["luck"]),
-            luck_mark=LUCK_MARKS.get(record.get("luck_type") or ""),
+        ActionAnalysis(
+            index,
+            side,
+            Kind.PLAY,
+            played,
+            best,
+            _rounded(loss),
+            MARKS.get(record.get("skill") or ""),
+            _rounded(record["luck"]),
+            LUCK_MARKS.get(record.get("luck_type") or ""),
         )
     )
     return found

@@ -5,8 +5,9 @@ stopped when its time is up.
 The commands load the record (the referee's own SGF export), set the plies, run
 ``analyse match``, print ``show statistics match`` and ``show statistics game`` for each
 game, then run ``in_gnubg.py`` in gnubg's Python to write every record's figures as JSON.
-Between the steps an unknown word (``nardy-referee-step-...``) makes gnubg answer with a
-line that names it, so its output is cut into the steps that printed it. gnubg reads no
+Between the steps an unknown word (``nardy-referee-step-`` with a token of the run's, which
+no player's name in the record can foresee) makes gnubg answer with a line that names it,
+so its output is cut into the steps that printed it. gnubg reads no
 settings of its user (``-r``, ``HOME`` the working directory) and speaks C's English."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import tempfile
@@ -42,7 +44,6 @@ THRESHOLDS = {
 SCRIPT = Path(__file__).with_name("in_gnubg.py")
 RECORD_FILE, FIGURES_FILE = "record.sgf", "analysis.json"
 STEP = "nardy-referee-step-"
-_STEP_LINE = re.compile(re.escape(STEP) + r"([a-z0-9-]+)")
 _VERSION = re.compile(r"GNU Backgammon (\d[\w.]*)")
 _BOARD_LINE = re.compile(r"^(?:[ v^][|+]|\s*GNU Backgammon +Position ID|\s*Match ID +:)")
 WORDS_SHOWN = 6
@@ -76,23 +77,23 @@ def find_gnubg(program: str | None = None) -> str:
     return found
 
 
-def commands(settings: Settings, games: int) -> str:
-    """The commands of one analysis, a step's name before each step."""
+def commands(settings: Settings, games: int, step: str) -> str:
+    """The commands of one analysis, ``step`` and a step's name before each step."""
     lines = [
         f"set analysis chequerplay evaluation plies {settings.chequer_plies}",
         f"set analysis cubedecision evaluation plies {settings.cube_plies}",
         *(f"set analysis threshold {name} {value}" for name, value in THRESHOLDS.items()),
-        f"{STEP}load",
+        f"{step}load",
         f'load match "{RECORD_FILE}"',
-        f"{STEP}analyse",
+        f"{step}analyse",
         "analyse match",
-        f"{STEP}match",
+        f"{step}match",
         "show statistics match",
     ]
     for number in range(1, games + 1):
-        lines += [f"{STEP}game-{number}", "first game" if number == 1 else "next game"]
+        lines += [f"{step}game-{number}", "first game" if number == 1 else "next game"]
         lines.append("show statistics game")
-    lines += [f"{STEP}figures", f'load python "{SCRIPT.name}"', f"{STEP}end"]
+    lines += [f"{step}figures", f'load python "{SCRIPT.name}"', f"{step}end"]
     return "\n".join(lines) + "\n"
 
 
@@ -102,14 +103,14 @@ def run_gnubg(
     """Analyse the ``games`` games of the SGF record ``sgf`` with gnubg at ``program``;
     EngineTimeoutError past ``timeout`` seconds (gnubg is killed), EngineFailedError when
     gnubg refuses the record or stops without every figure (its own words said)."""
+    step = f"{STEP}{secrets.token_hex(8)}-"
     with tempfile.TemporaryDirectory(prefix="nardy-gnubg-") as folder:
         place = Path(folder)
         (place / RECORD_FILE).write_text(sgf, encoding="utf-8")
         shutil.copyfile(SCRIPT, place / SCRIPT.name)
-        printed, status = _run(program, commands(settings, games), place, timeout)
-        steps = dict(_steps(printed))
-        figures = place / FIGURES_FILE
-        found = json.loads(figures.read_text(encoding="utf-8")) if figures.exists() else None
+        printed, status = _run(program, commands(settings, games, step), place, timeout)
+        steps = dict(_steps(printed, step))
+        found = _figures(place / FIGURES_FILE)
     if status != 0:
         after = [text for name, text in steps.items() if name != "start"]
         said = _words("".join(after) if after else printed)
@@ -120,6 +121,9 @@ def run_gnubg(
             said = _words(steps.get("load", "") + steps.get("figures", ""))
         read = f"{len(found['games'])} of the {games} games" if found else "no figures"
         raise EngineFailedError(f"gnubg read {read} of the record: {said}")
+    wanted = ["match", *(f"game-{number}" for number in range(1, games + 1))]
+    if any(name not in steps for name in wanted):
+        raise EngineFailedError(f"gnubg did not print every statistic: {_words(printed)}")
     version = _VERSION.search(steps.get("start", ""))
     return GnubgOutput(
         version.group(1) if version else "unknown",
@@ -160,16 +164,25 @@ def _run(program: str, script: str, place: Path, timeout: float) -> tuple[str, i
     return done.stdout, done.returncode
 
 
-def _steps(printed: str) -> Iterator[tuple[str, str]]:
+def _figures(path: Path) -> Any:
+    """What ``in_gnubg.py`` wrote, or None when it wrote nothing readable."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _steps(printed: str, step: str) -> Iterator[tuple[str, str]]:
     """Each step's name and what gnubg printed in it (``start`` before the first)."""
+    marker = re.compile(re.escape(step) + r"([a-z0-9-]+)")
     name, lines = "start", []
     for line in printed.splitlines():
-        step = _STEP_LINE.search(line)
-        if step is None:
+        found = marker.search(line)
+        if found is None:
             lines.append(line)
             continue
         yield name, "\n".join(lines) + "\n"
-        name, lines = step.group(1), []
+        name, lines = found.group(1), []
     yield name, "\n".join(lines) + "\n"
 
 
