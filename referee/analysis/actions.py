@@ -7,8 +7,9 @@ them out (so that a player's losses add up to gnubg's totals).
 * A cube decision compares no double (ND), double-take (DT) and double-pass (DP, one
   cube: 1 EMG); the best action is the doubler's best of ND and min(DT, DP). A roll where
   gnubg analysed the cube is a ``no_double`` (its loss: ND below the best); a double loses
-  min(DT, DP) below the best; a take loses DT above DP, a pass DP above DT. A beaver,
-  and the take after it, gnubg leaves unanalysed: so do these.
+  min(DT, DP) below the best; a take loses DT above DP, a pass DP above DT. A beaver
+  gnubg leaves unjudged; the doubler's take of it, which a record leaves out (gnubg's SGF
+  writes it), gnubg judges as a take of the double: it stands at the beaver's index.
 * The marks are gnubg's own; the luck is gnubg's of the roll. A roll with nothing played
   (left before a resignation, or an ``Illegal play`` cell's, replaced by a board edit) is
   a play with no play, no loss and gnubg's luck of it, which gnubg's statistics leave out
@@ -123,13 +124,16 @@ def game_actions(
     read the game otherwise than the referee."""
     waiting = deque(records)
     found: list[ActionAnalysis] = []
-    double: CubeChoice | None = None  # the cube decision a take or pass answers
-    doubled = False  # a double waits for its answer (a second double is a beaver)
+    double: CubeChoice | None = None  # the last double's, which a take or pass answers
+    offered: int | None = None  # the index of a double waiting for its answer
     for index, action in actions:
         wanted = GNUBG_KINDS.get(action.kind)
         if wanted is None:
             continue
-        record = _next_record(waiting, wanted, doubled, game, index, action)
+        if offered is not None and wanted not in ("take", "drop", "double"):
+            found.extend(_unwritten_take(waiting, offered, double))
+            double, offered = None, None
+        record = _next_record(waiting, wanted, game, index, action)
         side = action.side
         if wanted == "move":
             _check_roll(record, action, game, index)
@@ -138,16 +142,15 @@ def game_actions(
                 if record["kind"] == "move"
                 else _luck(index, side, [record])
             )
-            double, doubled = None, False
         elif wanted == "double":
-            beaver = doubled
-            double, doubled = (None if beaver else _choice(record)), True
-            if double is not None:
-                found.append(_double(index, side, double, record))
+            choice = _choice(record)
+            if choice is not None and offered is None:  # gnubg judges no beaver
+                found.append(_double(index, side, choice, record))
+            double, offered = choice or double, index
         elif wanted in ("take", "drop"):
             if double is not None:
                 found.append(_answer(index, side, Kind(wanted), double, record))
-            double, doubled = None, False
+            double, offered = None, None
         else:
             found.extend(_edit(index, side, record, waiting))
     if any(record["kind"] in ACTED for record in waiting):
@@ -155,17 +158,31 @@ def game_actions(
     return tuple(found)
 
 
+def _unwritten_take(
+    waiting: deque[Mapping[str, Any]], beaver: int, double: CubeChoice | None
+) -> list[ActionAnalysis]:
+    """The doubler's take of a beaver, which the record leaves out (the SGF writes it,
+    as gnubg does): gnubg judges it as a take of the double, so it is listed at the
+    beaver's index."""
+    if not waiting or waiting[0]["kind"] != "take":
+        return []
+    record = waiting.popleft()
+    if double is None:
+        return []
+    side = Side.WHITE if record["player"] == 0 else Side.BLACK
+    return [_answer(beaver, str(side), Kind.TAKE, double, record)]
+
+
 def _next_record(
     waiting: deque[Mapping[str, Any]],
     wanted: str,
-    doubled: bool,
     game: int,
     index: int,
     action: ActionText,
 ) -> Mapping[str, Any]:
     """gnubg's record of the action, past those no action of ours makes (a set-up start,
-    resignations, the doubler's take of a beaver that the record leaves out)."""
-    while waiting and not _is(waiting[0], wanted) and _extra(waiting[0], doubled):
+    resignations)."""
+    while waiting and not _is(waiting[0], wanted) and _extra(waiting[0]):
         waiting.popleft()
     record = waiting.popleft() if waiting else None
     player = None if record is None else record["player"]
@@ -185,12 +202,11 @@ def _is(record: Mapping[str, Any], wanted: str) -> bool:
     return record["kind"] == wanted or unplayed
 
 
-def _extra(record: Mapping[str, Any], doubled: bool) -> bool:
+def _extra(record: Mapping[str, Any]) -> bool:
     """A record no action of ours makes: a set-up of the board or cube (a set-up start),
-    a resignation, the doubler's take of a beaver that the record leaves out."""
+    a resignation."""
     kind = record["kind"]
-    set_up = kind == "set" and not record.get("dice")
-    return set_up or kind == "resign" or (kind == "take" and doubled)
+    return (kind == "set" and not record.get("dice")) or kind == "resign"
 
 
 def _player(action: ActionText) -> int:

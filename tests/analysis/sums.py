@@ -24,9 +24,11 @@ REPLAY_KINDS = {
     "play": ("roll", "edit"),
     "no_double": ("roll",),
     "double": ("double",),
-    "take": ("take",),
+    "take": ("take", "beaver", "raccoon"),
     "drop": ("drop",),
 }
+"""The replay's actions each kind of analysed action stands at: the doubler's take of a
+beaver, which the record leaves out, stands at the beaver (the other side's)."""
 
 
 def sum_problems(stats: Mapping[str, Any], actions: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -79,7 +81,9 @@ def place_problems(actions: Sequence[Mapping[str, Any]], steps: Sequence[ReplayS
         step = steps[action["index"] - 1]
         where = f"{action['index']}: {action['kind']} of {action['side']}"
         kinds = REPLAY_KINDS[action["kind"]]
-        if step.action.side != action["side"] or str(step.action.kind) not in kinds:
+        beaver = str(step.action.kind) in ("beaver", "raccoon")
+        side = step.action.side if not beaver else "b" if step.action.side == "w" else "w"
+        if side != action["side"] or str(step.action.kind) not in kinds:
             found.append(f"{where} at {step.action.text!r}")
         elif action["kind"] == "play" and action["played"] not in (None, step.play):
             found.append(f"{where}: played {action['played']!r}, replay {step.play!r}")

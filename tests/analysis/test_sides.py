@@ -1,8 +1,9 @@
 """Each player's figures stay with his column whatever the names say: the left column is
 White (gnubg's player 0) with the names in either order or the same on both sides, in a
-money session, across a Crawford game and around board edits (gnubg's ``Illegal play``
-cells in either column, XG's ``Set Pos``). Each is held to gnubg's own statistics of the
-same record imported by hand, and the actions to the figures."""
+money session, across a Crawford game, around board edits (gnubg's ``Illegal play`` cells
+in either column, XG's ``Set Pos``), from set-up starts and through a beaver. Each is held
+to gnubg's own statistics of the same record imported by hand where gnubg can import it,
+and the actions to the figures."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from typing import Any
 
 import pytest
 
+from referee.adjudication import adjudicate
 from referee.analysis import Settings, analyse
 from tests.analysis.by_hand import by_hand, differences, names
 from tests.analysis.once import once
-from tests.analysis.sums import side_actions, sum_problems
+from tests.analysis.sums import place_problems, side_actions, sum_problems
 from tests.corpus import MAT, openspiel_money_session, read_jsonl, require
 from tests.players.gnubg import require_gnubg
 from tests.players.test_sgf_reading import edit_records
@@ -141,3 +143,27 @@ def test_the_crawford_game_has_no_cube_and_crawford_off_has_one() -> None:
     assert not [a for a in on_game.actions if a.kind != "play"]
     assert sum(getattr(off_game.players, side).cube.total_decisions for side in "wb") > 0
     assert [a for a in off_game.actions if a.kind == "no_double"]
+
+
+def test_a_set_up_start_and_a_beaver_stay_with_their_sides() -> None:
+    """A money session whose games start from set-up positions (the referee's
+    ``[StartPosition]``, which gnubg's own import cannot read: no analysis by hand to hold
+    it to), with a double and a beaver: White's double is judged, Bob's beaver is not, and
+    White's take of it, which the record leaves out, is judged as gnubg's statistics judge
+    it (at the beaver's place); every figure adds up and every action stands in the
+    replay."""
+    text = (ROOT / "tests/records/fixtures/money_beaver.mat").read_text()
+    analysis = analyse(text, Settings(0, 0), program=require_gnubg()).to_json()
+    first, second = analysis["games"]
+    assert [(a["index"], a["side"], a["kind"]) for a in first["actions"]] == [
+        (1, "w", "double"),
+        (2, "w", "take"),
+        (3, "w", "play"),
+    ]
+    assert second["actions"][-1]["played"] == "1/off 1/off"
+    replays = adjudicate(text, replay=True).replays
+    for game, steps in zip(analysis["games"], replays, strict=True):
+        assert place_problems(game["actions"], steps) == []
+        for side in "wb":
+            actions = side_actions(game["actions"], side)
+            assert sum_problems(game["players"][side], actions) == [], (game["index"], side)
