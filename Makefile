@@ -125,6 +125,7 @@ bench: dev
 	$(BIN)/python benchmarks/worst_inputs.py
 	$(BIN)/python benchmarks/board_speed.py
 	$(BIN)/python benchmarks/live_load.py
+	$(BIN)/python benchmarks/analysis_speed.py
 
 # The builtin nardy engine's networks (docs/engine.md): TD(lambda) self-play, one variant
 # after the other, each single-threaded and niced for TRAIN_MINUTES of wall-clock time
@@ -141,7 +142,7 @@ train-nardy: install
 		--minutes $(TRAIN_MINUTES) --out $(WEIGHTS)/khachapuri.net
 
 openapi: $(DEV_STAMP)
-	$(BIN)/python -m referee.api.openapi
+	$(BIN)/python -m referee.openapi
 
 # Debian's chromium for the browser tests (Playwright drives the system browser; CI is root).
 browser:

@@ -56,7 +56,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_problem_handlers(app)
     init_storage(app)
     api.register(app)
-    app.register_blueprint(web.blueprint)
+    web.register(app)
     app.before_request(check_body)
     app.before_request(lambda: ensure_clock(app))
     app.after_request(proxy_buffering)

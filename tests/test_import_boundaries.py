@@ -14,20 +14,52 @@ ROOT = Path(__file__).resolve().parents[1]
 WEB_AND_SQL = {"flask", "marshmallow", "sqlite_utils", "sqlite3", "werkzeug", "gunicorn"}
 
 
+def imports_of(path: Path) -> set[str]:
+    """Every module the file at ``path`` imports (dotted names)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            # ``from referee import web`` imports the module ``referee.web``
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
 def imported_modules(package: Path) -> dict[str, set[str]]:
     """Every module imported by each file of ``package`` (top-level dotted names)."""
     found: dict[str, set[str]] = {}
     for path in package.rglob("*.py"):
-        names: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if isinstance(node, ast.Import):
-                names.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names.add(node.module)
-                # ``from referee import web`` imports the module ``referee.web``
-                names.update(f"{node.module}.{alias.name}" for alias in node.names)
-        found[path.name if not path.is_relative_to(ROOT) else str(path.relative_to(ROOT))] = names
+        key = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else path.name
+        found[key] = imports_of(path)
     return found
+
+
+def import_circle(package: Path, dotted: str) -> list[str]:
+    """A circle of imports among the modules of ``package`` (whose dotted name is
+    ``dotted``): the modules along the first one found, back to its start; [] for none."""
+    modules: dict[str, set[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package).with_suffix("").parts
+        named = parts[:-1] if parts[-1] == "__init__" else parts
+        modules[".".join((dotted, *named))] = imports_of(path)
+    edges = {name: sorted(found & modules.keys() - {name}) for name, found in modules.items()}
+    cleared: set[str] = set()
+
+    def walk(name: str, path: list[str]) -> list[str]:
+        if name in path:
+            return [*path[path.index(name) :], name]
+        if name in cleared:
+            return []
+        for following in edges[name]:
+            circle = walk(following, [*path, name])
+            if circle:
+                return circle
+        cleared.add(name)
+        return []
+
+    return next((circle for name in sorted(edges) if (circle := walk(name, []))), [])
 
 
 def offending(package: Path, allowed: tuple[str, ...], forbidden: set[str]) -> list[str]:
@@ -83,6 +115,23 @@ def test_the_api_and_the_pages_never_import_each_other(package: str, other: str)
     assert problems == []
 
 
+@pytest.mark.parametrize("package", ["api", "web"])
+def test_the_api_and_the_pages_have_no_import_circle(package: str) -> None:
+    """Each resource's or page group's module is imported by its package's ``__init__``
+    (which registers them) and never imports the package back: the pages share the site's
+    frame through ``web/site.py``, not through a blueprint in ``__init__``."""
+    assert import_circle(ROOT / "referee" / package, f"referee.{package}") == []
+
+
+def test_the_circle_check_finds_a_module_importing_its_package_back(tmp_path: Path) -> None:
+    package = tmp_path / "pages"
+    package.mkdir()
+    (package / "__init__.py").write_text("blueprint = None\nfrom pages import events\n")
+    (package / "events.py").write_text("from pages import blueprint\n")
+    (package / "site.py").write_text("import flask\n")
+    assert import_circle(package, "pages") == ["pages", "pages.events", "pages"]
+
+
 DRIVERS = {"sqlite3", "sqlite_utils", "psycopg", "psycopg_pool"}
 
 
@@ -97,6 +146,44 @@ def test_sql_only_in_the_storage_package() -> None:
         if name.split(".")[0] in DRIVERS
     ]
     assert problems == []
+
+
+BACKENDS = ("sqlite", "postgresql")
+
+
+def backend_problems(modules: dict[str, set[str]]) -> list[str]:
+    """Of ``referee/storage``'s ``modules``: a backend importing another backend, or a
+    module outside the backends importing one or a driver (``__init__.py`` alone opens
+    the backend a location names)."""
+    problems = []
+    for path, names in modules.items():
+        parts = path.split("/")
+        own = parts[2] if len(parts) > 3 and parts[2] in BACKENDS else None
+        for name in sorted(names):
+            backend = next((b for b in BACKENDS if name.startswith(f"referee.storage.{b}")), None)
+            borrowed = own is not None and backend not in (None, own)
+            neutral = own is None and path != "referee/storage/__init__.py"
+            if borrowed or (neutral and (backend or name.split(".")[0] in DRIVERS)):
+                problems.append(f"{path} imports {name}")
+    return problems
+
+
+def test_each_backend_stands_alone_on_the_stores_written_once() -> None:
+    """PostgreSQL never imports SQLite nor SQLite PostgreSQL; the stores, written once
+    over a backend's ``Database`` and ``Dialect``, import neither, nor a driver."""
+    assert backend_problems(imported_modules(ROOT / "referee" / "storage")) == []
+
+
+def test_the_backend_check_sees_a_backend_borrowing_from_the_other() -> None:
+    modules = {
+        "referee/storage/postgresql/events.py": {"referee.storage.sqlite.events"},
+        "referee/storage/matches.py": {"psycopg", "referee.storage.sql"},
+        "referee/storage/sqlite/database.py": {"sqlite3", "referee.storage.sql"},
+    }
+    assert backend_problems(modules) == [
+        "referee/storage/postgresql/events.py imports referee.storage.sqlite.events",
+        "referee/storage/matches.py imports psycopg",
+    ]
 
 
 def test_the_sql_check_sees_a_driver_imported_outside_storage(tmp_path: Path) -> None:
@@ -130,7 +217,7 @@ def test_the_rules_of_a_challenge_are_pure() -> None:
     finds are functions of values (EVENTS.md §14): no web framework, no driver, no
     service, no storage but its value types."""
     names = imported_modules(ROOT / "referee")["referee/challenges/rules.py"]
-    allowed = ("referee.challenges.rules", "referee.storage.challenge_model")
+    allowed = ("referee.challenges.rules", "referee.storage.model.challenges")
     assert offending_names(names, allowed, WEB_AND_SQL | DRIVERS) == []
 
 
@@ -144,6 +231,25 @@ def test_the_challenges_stand_beside_the_events_never_on_the_api() -> None:
         if name.startswith(("referee.api", "referee.web", "referee.http", "flask"))
     ]
     assert problems == []
+
+
+def test_the_analysis_stands_below_the_api_and_runs_gnubg_as_a_program() -> None:
+    """``referee.analysis`` reads records and runs gnubg (ANALYSIS.md): it knows nothing of
+    the API, the pages, the storage or the events, which stand on it; the script gnubg runs
+    in its own Python imports the standard library and gnubg's module alone."""
+    found = imported_modules(ROOT / "referee" / "analysis")
+    problems = [
+        f"{path} imports {name}"
+        for path, names in found.items()
+        for name in names
+        if name.startswith(
+            ("referee.api", "referee.web", "referee.http", "referee.storage", "referee.events")
+        )
+        or name.split(".")[0] in WEB_AND_SQL | DRIVERS
+    ]
+    assert problems == []
+    inside = found["referee/analysis/in_gnubg.py"]
+    assert {name.split(".")[0] for name in inside} <= {"__future__", "json", "typing", "gnubg"}
 
 
 def loaded_modules(*argv: str) -> set[str]:

@@ -5,8 +5,7 @@ and ``/docs/api`` draws the API reference from ``/openapi.yaml`` with Swagger UI
 Headings that start with a section number are anchored by it (``### 14.9 Match play`` is
 ``#14-9``), so an error's ``docs/rules.md#14-9`` is ``/docs/rules#14-9`` here. Swagger UI's
 files come from the flask-swagger-ui package and are served from this site: the page
-fetches nothing from anywhere else. Registered on the pages' blueprint (``referee.web``
-imports this module)."""
+fetches nothing from anywhere else."""
 
 from __future__ import annotations
 
@@ -24,7 +23,9 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import NotFound
 
 from referee.errors import NotFoundError
-from referee.web import blueprint
+from referee.web.site import pages
+
+blueprint = pages("doc_pages", __name__)
 
 DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
 SWAGGER_UI = files("flask_swagger_ui") / "dist"
@@ -47,6 +48,7 @@ USERS = (
     Guide("events", "Events", "for directors and bot authors: pairings, standings, ratings"),
     Guide("challenges", "Challenges", "for bot authors: challenges between bots, policies"),
     Guide("engine", "The nardy engine", "the builtin long nardy and khachapuri player"),
+    Guide("analysis", "Analysis", "how well a match was played: gnubg's figures, PR, the command"),
 )
 OPERATORS = (
     Guide("operations", "Operations", "running the server: settings, limits, backups"),
@@ -131,7 +133,7 @@ def doc_links(text: str) -> Markup:
     """A message with every ``docs/rules.md#5-2`` it cites made a link to its page."""
 
     def link(citation: re.Match[str]) -> str:
-        page = url_for("web.doc_page", name=citation.group(1)) + (citation.group(2) or "")
+        page = url_for("doc_pages.doc_page", name=citation.group(1)) + (citation.group(2) or "")
         return f'<a href="{escape(page)}">{citation.group(0)}</a>'
 
     return Markup(_CITATION.sub(link, str(escape(text))))

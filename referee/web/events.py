@@ -1,38 +1,34 @@
-"""The pages of events and ratings (EVENTS.md): ``/events`` (open, running, finished),
+"""The pages of events (EVENTS.md): ``/events`` (open, running, finished),
 ``/events/{id}`` (the settings, standings with their tie-breaks, a knockout's bracket,
 every round's pairings linked to the live watch page and the replay of each stored
-record), ``/ratings`` (a table per variant) and ``/ratings/{variant}/{name}`` (a rating's
-history as a table and a chart drawn on the server).
+record).
 
 They read what the API reads, through the events service and its views: an event is
-shown as ``GET /v1/events/{id}`` answers it, its finished live matches taken first.
-Registered on the pages' blueprint (``referee.web`` imports this module)."""
+shown as ``GET /v1/events/{id}`` answers it, its finished live matches taken first."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from flask import render_template, request, url_for
 
-from notation.errors import echoed
-from referee.errors import NotFoundError
 from referee.events import rated, service, views
 from referee.events.pairing import knockout_rounds
 from referee.events.state import EventStatus, Format
 from referee.http.auth import requires
 from referee.http.engine import engine
 from referee.http.storage import storage
-from referee.rules.variants import VARIANTS
 from referee.scopes import Scope
-from referee.storage.model import EventQuery, EventSummary, PlayerRating, RatingStep
+from referee.storage.model.events import EventQuery, EventSummary
 from referee.storage.stores import Storage
-from referee.web import blueprint
 from referee.web.bracket_views import TITLES, drawn_brackets
-from referee.web.charts import rating_chart
 from referee.web.event_options import shown_options
 from referee.web.pairings import PairingView, bracket, most_points, pairing_view, round_title
+from referee.web.site import pages
+
+blueprint = pages("event_pages", __name__)
 
 PAGE_SIZE = 25
 SECTIONS = {
@@ -56,7 +52,6 @@ TIEBREAKS = {
     "points_difference": "Points difference",
     "round_reached": "Round reached",
 }
-VARIANT_TITLES = {str(variant.id): variant.title for variant in VARIANTS}
 REFRESH_SECONDS = {EventStatus.OPEN: 30, EventStatus.RUNNING: 5}
 """How often an event's page reloads itself without JavaScript (with it, the page follows
 the event's stream instead); a finished event's page stays."""
@@ -71,22 +66,9 @@ def half(value: float) -> str:
     return f"{sign}{whole or ''}½" if size - whole == 0.5 else f"{sign}{size:g}"
 
 
-def signed(value: float) -> str:
-    """A rating change with its sign and two decimals (−, the minus sign, for a loss)."""
-    return f"+{value:.2f}" if value >= 0 else f"−{-value:.2f}"
-
-
 @blueprint.context_processor
 def event_words() -> dict[str, Any]:
-    return {
-        "FORMATS": FORMATS,
-        "VARIANT_TITLES": VARIANT_TITLES,
-        "half": half,
-        "signed": signed,
-    }
-
-
-# -- the events --------------------------------------------------------------------------
+    return {"FORMATS": FORMATS, "half": half}
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +94,7 @@ def events() -> str:
         found = storage().events.search(EventQuery(str(status), PAGE_SIZE, cursor))
         older = None
         if len(found) == PAGE_SIZE:
-            older = url_for("web.events", status=str(status), cursor=found[-1].id)
+            older = url_for("event_pages.events", status=str(status), cursor=found[-1].id)
         sections.append(EventSection(str(status), SECTIONS[status], found, older))
     return render_template(
         "events.html", sections=sections, one=len(shown) == 1, paged=cursor is not None
@@ -129,8 +111,8 @@ class RoundView:
 
 def _href(kind: str, item: int) -> str:
     if kind == "live":
-        return url_for("web.live_match", live_id=item)
-    return url_for("web.match", match_id=item)
+        return url_for("live_pages.live_match", live_id=item)
+    return url_for("archive_pages.match", match_id=item)
 
 
 def event_now(opened: Storage, event_id: int) -> dict[str, Any]:
@@ -197,82 +179,3 @@ def reached_words(number: int, rounds: int) -> str:
     if number > rounds:
         return "Champion"
     return round_title(number, rounds) if number else "—"
-
-
-# -- the ratings -------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class RatingLine:
-    rank: int
-    player: PlayerRating
-    last_change: float | None
-
-
-def _variant_order(found: Sequence[str]) -> list[str]:
-    known = list(VARIANT_TITLES)
-    return sorted(found, key=lambda v: (known.index(v) if v in known else len(known), v))
-
-
-@blueprint.get("/ratings")
-@requires(Scope.ARCHIVE_READ)
-def ratings() -> str:
-    """Every variant's ratings, best first, with each name's last change."""
-    opened = storage()
-    tables: dict[str, list[RatingLine]] = {}
-    for variant in _variant_order(opened.ratings.variants()):
-        lines = []
-        for rank, player in enumerate(rated.current(opened, variant).players, start=1):
-            history = opened.ratings.history(variant, player.name)
-            change = history[-1].after - history[-1].before if history else None
-            lines.append(RatingLine(rank, player, change))
-        tables[variant] = lines
-    return render_template("ratings.html", tables=tables)
-
-
-def chart_of(name: str, variant: str, history: Sequence[RatingStep]) -> str:
-    """The rating's history as a chart: the rating before the first match, then after
-    each, described in words for those who do not see it."""
-    values = [history[0].before, *(step.after for step in history)]
-    labels = [f"Before the first rated match: {values[0]:.2f}"] + [
-        f"After rated match {index} (match {step.match_id}): {step.after:.2f}"
-        for index, step in enumerate(history, start=1)
-    ]
-    title = f"{name}'s {VARIANT_TITLES.get(variant, variant)} rating"
-    description = (
-        f"The rating over {len(history)} rated match{'' if len(history) == 1 else 'es'}:"
-        f" from {values[0]:.2f} to {values[-1]:.2f}, lowest {min(values):.2f},"
-        f" highest {max(values):.2f}."
-    )
-    return rating_chart(values, labels, title=title, description=description)
-
-
-def _event_names(opened: Storage, ids: set[int]) -> Mapping[int, str]:
-    names = {}
-    for event_id in ids:
-        found = opened.events.get(event_id)
-        if found is not None:
-            names[event_id] = found.setup.name
-    return names
-
-
-@blueprint.get("/ratings/<variant>/<path:name>")
-@requires(Scope.ARCHIVE_READ)
-def rating(variant: str, name: str) -> str:
-    """One name's rating in one variant: its history as a table and as a chart."""
-    opened = storage()
-    players = rated.current(opened, variant).players
-    found = next((player for player in players if player.name == name), None)
-    if found is None:
-        title = VARIANT_TITLES.get(variant, variant)
-        raise NotFoundError(f"{echoed(name, 100)} has no {title} rating")
-    history = opened.ratings.history(variant, name)
-    return render_template(
-        "rating.html",
-        player=found,
-        variant=variant,
-        rank=players.index(found) + 1,
-        history=history,
-        event_names=_event_names(opened, {step.event_id for step in history}),
-        chart=chart_of(name, variant, history) if history else None,
-    )

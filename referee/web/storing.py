@@ -47,5 +47,5 @@ def store_checked(
     match = adjudicated_match(text, adjudication, options, allow_invalid, FORM_REFUSAL)
     result = store_match(storage(), match)
     match_id = result.stored.id
-    href = url_for("web.match", match_id=match_id)
+    href = url_for("archive_pages.match", match_id=match_id)
     return StoredOnPage(match_id, result.stored.duplicate, href)

@@ -10,10 +10,10 @@ import yaml
 from flask import Flask
 from openapi_spec_validator import validate
 
-from referee.api.openapi import documented as in_the_document
-from referee.api.openapi import spec_dict
 from referee.api.reference import SPEC_PATH
 from referee.app import create_app
+from referee.openapi import documented as in_the_document
+from referee.openapi import spec_dict
 from tests.api.support import archive_at
 
 
@@ -29,7 +29,7 @@ def checked_in() -> dict[str, object]:
 
 
 def test_checked_in_spec_is_what_the_app_generates_now(app: Flask) -> None:
-    assert checked_in() == spec_dict(app), "run: .venv/bin/python -m referee.api.openapi"
+    assert checked_in() == spec_dict(app), "run: .venv/bin/python -m referee.openapi"
 
 
 def test_checked_in_spec_is_valid_openapi() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import referee.storage.sqlite.database
-import referee.web
+import referee.web.archive
 from referee.storage import open_storage
 from referee.storage.sqlite import close_kept
 from tests.api.test_matches_api import (
@@ -260,7 +260,7 @@ def test_the_archive_lists_searches_and_pages(env: Env, monkeypatch: pytest.Monk
         f'href="/matches/{ids[2]}"' in by_variant and f'href="/matches/{ids[1]}"' not in by_variant
     )
     assert 'href="/matches/' not in env.client.get("/matches?player=nobody").get_data(as_text=True)
-    monkeypatch.setattr(referee.web, "PAGE_SIZE", 3)
+    monkeypatch.setattr(referee.web.archive, "PAGE_SIZE", 3)
     first = Elements(env.client.get("/matches").get_data(as_text=True))
     following = next(attrs["href"] for tag, attrs in first.tags if attrs.get("rel") == "next")
     second = env.client.get(following).get_data(as_text=True)
