@@ -1,7 +1,8 @@
 """``nardy-referee train``: a tiny network trained for about a minute beats the random
 player over mirrored games dealt by the referee's own dice (EVENTS.md §7), far beyond
-chance; the same seed and number of games give the same weights file; a run resumes from
-its file."""
+chance; the same seed and number of games give the same weights file; checkpoints write the
+file and measure it as the run goes; a run for some minutes stops by the clock; a run
+resumes from its file."""
 
 from __future__ import annotations
 
@@ -61,6 +62,30 @@ def test_the_same_seed_and_games_give_the_same_weights(native: ModuleType, tmp_p
         "games": "40",
         "seed": "11",
     }
+
+
+@pytest.mark.usefixtures("native")
+def test_each_checkpoint_writes_the_weights_and_measures_them(tmp_path: Path) -> None:
+    """With checkpoints due at once, one follows every batch of games (50 games each), and
+    the run's end makes one more; the file holds the last."""
+    out = tmp_path / "checked.net"
+    common = ["--variant", "khachapuri", "--seed", "5", "--hidden", "8", "--check-pairs", "1"]
+    run = train(out, *common, "--games", "120", "--checkpoint-minutes", "0")
+    assert run.returncode == 0, run.stderr
+    reports = [line for line in run.stdout.splitlines() if "against the heuristic" in line]
+    assert [line.split(" games ")[0] for line in reports] == ["50", "100", "120", "120"]
+    assert all("2 games" in line and str(out) in line for line in reports)
+    assert header(out)["games"] == "120"
+
+
+@pytest.mark.usefixtures("native")
+def test_a_run_for_some_minutes_stops_by_the_clock(tmp_path: Path) -> None:
+    out = tmp_path / "timed.net"
+    common = ["--variant", "long-nardy", "--seed", "6", "--hidden", "8", "--check-pairs", "1"]
+    run = train(out, *common, "--minutes", "0.02")
+    assert run.returncode == 0, run.stderr
+    assert int(header(out)["games"]) > 0
+    assert run.stdout.count("against the heuristic") == 1
 
 
 def test_a_run_resumes_from_its_weights(native: ModuleType, tmp_path: Path) -> None:
