@@ -7,8 +7,11 @@ nardy and khachapuri, the shipped network at PLIES (default 1) plays PAIRS mirro
 referee's own dice as an event's mirrored pair is (EVENTS.md §7: one server seed, the
 pair's dice id, no client seeds; the server seed is the SHA-256 of
 "nardy-engine VARIANT OPPONENT", so anyone can deal the same throws again). It prints the
-win rate with its 95 % interval and the points won a game, and, for scale, the heuristic
-player's against the random one over the same pairs.
+win rate with its 95 % interval and the points won a game, and how many of the games lost
+were lost short of pips (the player's own throws in that game came to fewer pips than its
+checkers had to travel from the start: no play of its own could have won them, only holding
+the other side back longer); and, for scale, the heuristic player's against the random one
+over the same pairs.
 
 Then the time of one decision as the table asks it (``BuiltinEngine.ask``: the question
 read, every legal play ranked) at 0 and 1 ply, over the positions of games the engine
@@ -67,6 +70,8 @@ def strength(native: Any, variants: list[str], pairs: int, plies: int) -> None:
             tally = measure(native, variant, player, opponent, pairs, label, show)
             minutes = (time.monotonic() - started) / 60
             print(f"{variant}, {title}: {tally.line()} ({minutes:.1f} min)", flush=True)
+            lost = tally.games - tally.wins
+            print(f"  {lost} lost, {tally.lost_short} of them short of pips", flush=True)
 
 
 def positions(variant: str, games: int, seed: int) -> list[str]:

@@ -1,7 +1,9 @@
 """Mirrored games for measuring the builtin nardy engine (docs/engine.md): each pair is two
 games with the same throws, the players' seats swapped, as an event's mirrored pair deals
 them (EVENTS.md §7: one server seed, the pair's dice id, no client seeds; throw k of one
-game is throw k of the other). A win rate over many pairs comes with a 95 % interval."""
+game is throw k of the other). A win rate over many pairs comes with a 95 % interval, and
+the losses are told apart by the dice: a game lost with fewer pips thrown to the player
+than its checkers had to travel could not have been won by racing."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.live.dice import throw
+from referee.rules.variants import find_variant
+from vocabulary import Side
 
 THROWS = 600
 """Throws dealt to a game at first (a long nardy game takes about 100); a game that needs
@@ -31,10 +35,36 @@ def mirrored_throws(server_seed: str, dice_id: int, count: int) -> list[tuple[in
 
 @dataclass(frozen=True, slots=True)
 class Game:
-    """One game's end, for the player measured: won or lost, and the points."""
+    """One game's end, for the player measured: won or lost, the points, and whether its
+    throws in that game came to fewer pips than its checkers had to travel from the start
+    (then no play of its own could have finished: only holding the other side back)."""
 
     won: bool
     points: int
+    short: bool = False
+
+
+def pips_thrown(throws: list[tuple[int, int]], used: int, turns: int) -> dict[Side, int]:
+    """Each side's pips thrown in a game that took ``used`` throws for ``turns`` turns: the
+    opening throws first (White's die, Black's die; the last one decides who moves first),
+    then a throw a turn, the sides taking turns; a double counts four times."""
+    opening = used - turns
+    white_die, black_die = throws[opening - 1]
+    side = Side.WHITE if white_die > black_die else Side.BLACK
+    thrown = {Side.WHITE: 0, Side.BLACK: 0}
+    for first, second in throws[opening:used]:
+        thrown[side] += (first + second) * (2 if first == second else 1)
+        side = side.other
+    return thrown
+
+
+def game_for(variant: str, side: Side, end: Any, throws: list[tuple[int, int]]) -> Game:
+    """The game ``native.engine_game`` ended with ``end`` (winner, points, mars, throws
+    used, turns), for the player at ``side``."""
+    winner, points, _, used, turns = end
+    start_pips = find_variant(variant).start_board().pips(side)
+    short = pips_thrown(throws, used, turns)[side] < start_pips
+    return Game(winner == side.value, points, short)
 
 
 def pair(
@@ -47,18 +77,21 @@ def pair(
         white = native.engine_game(variant, player, opponent, throws)
         black = native.engine_game(variant, opponent, player, throws)
         if white is not None and black is not None:
-            return Game(white[0] == "w", white[1]), Game(black[0] == "b", black[1])
+            as_white = game_for(variant, Side.WHITE, white, throws)
+            return as_white, game_for(variant, Side.BLACK, black, throws)
         count *= 2
 
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """Games won and played, and the points for and against."""
+    """Games won and played, the points for and against, and the games lost short of
+    pips (``Game.short``)."""
 
     wins: int = 0
     games: int = 0
     points_for: int = 0
     points_against: int = 0
+    lost_short: int = 0
 
     def add(self, game: Game) -> Tally:
         won, lost = (game.points, 0) if game.won else (0, game.points)
@@ -67,6 +100,7 @@ class Tally:
             self.games + 1,
             self.points_for + won,
             self.points_against + lost,
+            self.lost_short + (not game.won and game.short),
         )
 
     @property
