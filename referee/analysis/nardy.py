@@ -1,0 +1,204 @@
+"""The project's own engine's analysis of a nardy match (long nardy, khachapuri): each play
+set against the engine's best for the same roll, each roll's luck, and each player's
+figures, in the shape of gnubg's (ANALYSIS.md §3) with ``engine.name`` "nardy-referee".
+
+It is this engine's judgement, as strong as docs/engine.md measures it, not gnubg's nor a
+master's. Equities are in a single game's points (EMG's unit): the points the engine
+expects, over half of the most a game scores (a long nardy oin is 1 and a mars 2;
+khachapuri's points are divided by 15, its mars paying 30), so that gnubg's thresholds
+mark the plays and PR reads on the same scale. The engine searches 0 or 1 ply (settings of
+2 or 3 plies search 1; its version says which), luck at 0-ply. The nardy games have no
+cube: the cube figures are None, the overall ones the chequer play's."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from referee import __version__
+from referee.adjudication import adjudicate
+from referee.adjudication.budget import WorkLimits
+from referee.adjudication.game import ReplayStep
+from referee.analysis.actions import DECIMALS, ActionAnalysis, Kind, LuckMark, Mark
+from referee.analysis.errors import NoEngineError
+from referee.analysis.result import Analysis, GameAnalysis, Names, Sides
+from referee.analysis.settings import EngineName, Settings
+from referee.analysis.statistics import ChequerStats, LuckStats, OverallStats, PlayerStats
+from referee.analysis.validity import require_valid
+from referee.bridge import read_position
+from referee.players.builtin import PLIES, BuiltinEngine, RankedPlay, network
+from referee.players.gnubg import EngineError
+from referee.players.nardy import NARDY, Question
+from referee.plays import PlaysService
+from referee.rules.board import Board
+from referee.rules.engine import CHOSEN, Engine
+from referee.rules.options import Options
+from referee.rules.position import Position
+from referee.rules.variants import find_variant
+from vocabulary import Phase, Side
+
+ENGINE_NAME = "nardy-referee"
+MARKS = ((-0.120, Mark.VERY_BAD), (-0.060, Mark.BAD), (-0.030, Mark.DOUBTFUL))
+"""gnubg's default thresholds (ANALYSIS.md §1), worst first: a loss at or below marks."""
+LUCK_MARKS = (
+    (0.600, LuckMark.VERY_LUCKY),
+    (0.300, LuckMark.LUCKY),
+    (-0.300, LuckMark.UNLUCKY),
+    (-0.600, LuckMark.VERY_UNLUCKY),
+)
+ROLLS = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
+"""The 21 distinct rolls; a double comes once in 36, any other twice."""
+
+
+def analyse_nardy(
+    record: str,
+    settings: Settings | None = None,
+    *,
+    variant: str | None = None,
+    options: Mapping[str, object] | None = None,
+    limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
+) -> Analysis:
+    """The builtin engine's analysis of the nardy match ``record``: NoEngineError for a
+    backgammon match (gnubg's) or where the native core is not built, InvalidRecordError
+    for a record with errors or without games."""
+    settings = settings or Settings()
+    checked = adjudicate(
+        record, variant, options=options, replay=True, limits=limits, engine=engine
+    )
+    verdict = checked.verdict
+    if verdict.variant not in NARDY:
+        raise NoEngineError(
+            f"the nardy engine analyses long nardy and khachapuri, not {verdict.variant}"
+        )
+    require_valid(verdict)
+    try:
+        judge = Judge.of(verdict.variant, verdict.options, settings)
+    except EngineError as missing:
+        raise NoEngineError(str(missing)) from None
+    games = tuple(
+        judge.game(number, steps) for number, steps in enumerate(checked.replays, start=1)
+    )
+    players = Sides(*(figures([a for game in games for a in game.actions], side) for side in "wb"))
+    return Analysis(judge.name, settings, players, games, Names(*verdict.match.players))
+
+
+@dataclass(frozen=True, slots=True)
+class Judge:
+    """The engine set to judge one variant's plays under the match's options."""
+
+    engine: BuiltinEngine
+    luck_engine: BuiltinEngine
+    options: Options
+    unit: float
+    """Points of a single game: half the most a game scores (oin 1, khachapuri 15)."""
+    name: EngineName
+
+    @classmethod
+    def of(cls, variant: str, options: Mapping[str, object], settings: Settings) -> Judge:
+        """The judge of ``variant``'s plays at ``settings`` (EngineError: no native core)."""
+        net = network(variant)
+        rules = find_variant(variant)
+        played_under = rules.options_with(dict(options))
+        most = max(rules.resignation_values(played_under))
+        plies = min(settings.chequer_plies, max(PLIES))
+        version = f"{__version__} ({variant}.net, {net.games:,} games, {plies}-ply)"
+        name = EngineName(ENGINE_NAME, version)
+        return cls(BuiltinEngine(plies), BuiltinEngine(0), played_under, most / 2, name)
+
+    def game(self, number: int, steps: tuple[ReplayStep, ...]) -> GameAnalysis:
+        """One game's rolls judged, each player's figures over them."""
+        actions = tuple(
+            self.roll(index, step)
+            for index, step in enumerate(steps, start=1)
+            if step.action.dice is not None and step.play is not None
+        )
+        return GameAnalysis(number, Sides(figures(actions, "w"), figures(actions, "b")), actions)
+
+    def roll(self, index: int, step: ReplayStep) -> ActionAnalysis:
+        """A roll and its play: its loss against the best play for the roll (None when
+        the play was forced) and its luck against the average roll."""
+        before = read_position(step.position_before)
+        assert step.action.dice is not None
+        side = Side(step.action.side)  # the opening roll's position has no side to play yet
+        rolled = replace(before, turn=side, dice=step.action.dice, phase=Phase.MOVE)
+        played_board = read_position(step.position_after).board
+        ranked = self.engine.ranked(Question(rolled, self.options))
+        boards = self._boards(rolled, ranked)
+        best = ranked[0]
+        loss, mark = None, None
+        if len(set(boards)) > 1:
+            played = next(
+                (r for r, b in zip(ranked, boards, strict=True) if b == played_board), None
+            )
+            if played is not None:
+                loss = (played.equity - best.equity) / self.unit
+                mark = next((m for limit, m in MARKS if loss <= limit), None)
+        luck = self._luck(rolled)
+        luck_mark = next(
+            (m for limit, m in LUCK_MARKS if (luck >= limit if limit > 0 else luck <= limit)),
+            None,
+        )
+        return ActionAnalysis(
+            index, str(step.action.side), Kind.PLAY, step.play, best.play,
+            _rounded(loss), mark, _rounded(luck), luck_mark,
+        )  # fmt: skip
+
+    def _boards(self, rolled: Position, ranked: list[RankedPlay]) -> list[Board]:
+        """The board each ranked play leaves (plays written otherwise may leave the same)."""
+        service = PlaysService.of(rolled, self.options)
+        boards = []
+        for each in ranked:
+            judged = service.judged(each.play).play
+            assert judged is not None, f"the engine's play {each.play!r} is not legal"
+            boards.append(judged.board)
+        return boards
+
+    def _luck(self, rolled: Position) -> float:
+        """The best equity of the roll made less the average roll's best, at 0-ply, in
+        a single game's points."""
+        best = {dice: self._best(rolled, dice) for dice in ROLLS}
+        average = sum(value * (1 if high == low else 2) for (high, low), value in best.items())
+        assert rolled.dice is not None
+        high, low = max(rolled.dice), min(rolled.dice)
+        return (best[high, low] - average / 36) / self.unit
+
+    def _best(self, rolled: Position, dice: tuple[int, int]) -> float:
+        question = Question(replace(rolled, dice=dice), self.options)
+        return self.luck_engine.best(question).equity
+
+
+def figures(actions: tuple[ActionAnalysis, ...] | list[ActionAnalysis], side: str) -> PlayerStats:
+    """One side's figures over analysed rolls: its moves, losses, marks and luck."""
+    mine = [action for action in actions if action.side == side]
+    unforced = [action for action in mine if action.equity_loss is not None]
+    error = sum(action.equity_loss or 0.0 for action in unforced)
+    luck = sum(action.luck or 0.0 for action in mine)
+    marks = [action.mark for action in unforced]
+    lucks = [action.luck_mark for action in mine]
+    rate = _rounded(1000 * error / len(unforced)) if unforced else None
+    chequer = ChequerStats(
+        total_moves=len(mine),
+        unforced_moves=len(unforced),
+        unmarked=marks.count(None),
+        doubtful=marks.count(Mark.DOUBTFUL),
+        bad=marks.count(Mark.BAD),
+        very_bad=marks.count(Mark.VERY_BAD),
+        error_total_emg=_rounded(error),
+        error_rate_memg=rate,
+    )
+    luck_stats = LuckStats(
+        very_lucky=lucks.count(LuckMark.VERY_LUCKY),
+        lucky=lucks.count(LuckMark.LUCKY),
+        unmarked=lucks.count(None),
+        unlucky=lucks.count(LuckMark.UNLUCKY),
+        very_unlucky=lucks.count(LuckMark.VERY_UNLUCKY),
+        luck_total_emg=_rounded(luck),
+        luck_rate_memg=_rounded(1000 * luck / len(mine)) if mine else None,
+    )
+    overall = OverallStats(error_total_emg=_rounded(error), error_rate_memg=rate)
+    return PlayerStats(chequer, luck_stats, None, overall)
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, DECIMALS) + 0.0
