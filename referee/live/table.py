@@ -115,6 +115,16 @@ class Table:
         """The sides that have made an action (a bot may abort only before its first)."""
         self.termination: str | None = None
 
+    def copy(self) -> Table:
+        """A copy to change: the same match and game (values, shared), lists of its own,
+        nothing noted and unchanged (as if loaded)."""
+        copy = Table.__new__(Table)
+        copy.__dict__.update(self.__dict__)
+        copy.noted, copy.changed = [], False
+        copy.games, copy.acted = list(self.games), list(self.acted)
+        copy.legal = None if self.legal is None else list(self.legal)
+        return copy
+
     # -- what the state shows -------------------------------------------------------------
 
     @property

@@ -76,12 +76,17 @@ class Live:
         assert progress.state is not None
         with self.database.writing() as tx:
             live_id = tx.insert(insert_sql("live_matches", list(row)), list(row.values()))
-            tx.execute(APPEND, log_row(live_id, 0, progress.ply, (), progress.state))
+            state = json.dumps(progress.state)
+            tx.execute(APPEND, log_row(live_id, 0, progress.ply, (), state))
         return live_id
 
     def get(self, live_id: int) -> StoredLive | None:
         row = self.database.row(GET, [live_id])
-        return None if row is None else stored_live(row)
+        return None if row is None else stored_live(row, json.loads(row["last_state"]))
+
+    def get_encoded(self, live_id: int) -> tuple[StoredLive, str] | None:
+        row = self.database.row(GET, [live_id])
+        return None if row is None else (stored_live(row, None), row["last_state"])
 
     def versions(self, live_ids: Sequence[int]) -> dict[int, LiveVersion]:
         if not live_ids:
@@ -121,7 +126,8 @@ class Live:
         logged = None
         if state is not None:
             updates["state_version"] = version
-            logged = log_row(live_id, version, change.progress.ply, change.entries, state)
+            text = json.dumps(state) if change.state_text is None else change.state_text
+            logged = log_row(live_id, version, change.progress.ply, change.entries, text)
         assignments = ", ".join(f"{name} = ?" for name in updates)
         update = f"UPDATE live_matches SET {assignments} WHERE id = ? AND version = ?"
         throws = [(live_id, t.k, t.dice[0], t.dice[1], t.game, t.use) for t in change.new_throws]
@@ -158,10 +164,11 @@ class Live:
 
 
 def log_row(
-    live_id: int, version: int, ply: int, entries: Sequence[Json], state: Json
+    live_id: int, version: int, ply: int, entries: Sequence[Json], state: str
 ) -> tuple[object, ...]:
-    """A row of the match's log: the entries a change added and the state after it."""
-    return (live_id, version, ply, json.dumps(list(entries)), json.dumps(state))
+    """A row of the match's log: the entries a change added and the state after it (as
+    JSON text)."""
+    return (live_id, version, ply, json.dumps(list(entries)), state)
 
 
 def live_setup_row(setup: LiveSetup) -> dict[str, object]:
@@ -199,8 +206,9 @@ def progress_columns(progress: LiveProgress) -> dict[str, object]:
     }
 
 
-def stored_live(row: Row) -> StoredLive:
-    """A live match from its row joined with its last state (``last_state``)."""
+def stored_live(row: Row, state: Json | None) -> StoredLive:
+    """A live match from its row joined with its last state, ``state`` (``last_state``
+    decoded, or None where it is left as text)."""
     setup = LiveSetup(
         variant=row["variant"],
         length=row["length"],
@@ -222,7 +230,7 @@ def stored_live(row: Row) -> StoredLive:
         ply=row["ply"],
         seeds=(row["seed_w"], row["seed_b"]),
         deadline=row["deadline"],
-        state=json.loads(row["last_state"]),
+        state=state,
         throws=row["throws"],
         reserves=reserves,
         turn_seconds=row["turn_seconds"],
