@@ -11,11 +11,12 @@ from typing import Any
 
 from notation.records.model import ActionKind
 from referee.bridge import read_written_position, write_position
-from referee.live.table import FinishedGame, GameStart, LiveAction, LogEntry, Table
+from referee.live.table import FinishedGame, GameStart, LiveAction, LogEntry, Table, rules_of
 from referee.rules.board import Board
 from referee.rules.cube import CubeState, Offer
 from referee.rules.engine import CHOSEN, Engine
 from referee.rules.flow import GameFlow
+from referee.rules.match import MatchState
 from referee.rules.position import Cube, Position
 from vocabulary import Side
 
@@ -66,25 +67,28 @@ def table_as_saved(table: Table, data: dict[str, Any]) -> Table:
 def _restored(
     data: dict[str, Any], position: Position, finish: Board | None, engine: Engine
 ) -> Table:
-    table = Table(data["variant"], data["length"], data["options"], engine)
-    winner = data["winner"]
-    table.match = replace(
-        table.match,
-        score=(data["score"][0], data["score"][1]),
-        game=data["game"],
-        crawford_game=data["crawford_game"],
-        post_crawford=position.post_crawford,
-        winner=Side(winner) if winner and table.length else None,
+    variant_class, rules = rules_of(data["variant"], data["options"])
+    length, winner = data["length"], data["winner"]
+    match = MatchState(
+        variant_class,
+        rules,
+        length,
+        (data["score"][0], data["score"][1]),
+        data["game"],
+        data["crawford_game"],
+        position.post_crawford,
+        Side(winner) if winner and length else None,
     )
-    table.flow = GameFlow(
+    flow = GameFlow(
         position,
-        table.rules,
+        rules,
         cube_state(data["cube"]),
-        table.match.crawford[0],
+        match.crawford[0],
         _side(data["first_mover"]),
         _side(data["extra_turn_for"]),
         finish,
     )
+    table = Table.resumed(match, flow, engine)
     last = data["last_action"]
     table.last_action = None if last is None else _action(last)
     table.game_actions = data["game_actions"]

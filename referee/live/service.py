@@ -9,10 +9,12 @@ again, so of two racing actions on one ply the second finds a new ply (409).
 from __future__ import annotations
 
 import json
+import math
 import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from referee.errors import (
@@ -437,9 +439,21 @@ def _clock_view(match: LiveMatch) -> ClockView | None:
 
 
 def _iso(epoch: float | None) -> str | None:
+    """A Unix time as the state writes it, to the second (as ``datetime`` rounds it: to
+    the microsecond first)."""
     if epoch is None:
         return None
-    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    second = math.floor(epoch)
+    if round((epoch - second) * 1e6) >= 1_000_000:
+        second += 1
+    return _iso_second(second)
+
+
+@lru_cache(maxsize=16)
+def _iso_second(second: int) -> str:
+    """One second as the state writes it: made once for all the deadlines that fall in it
+    (every action made in the same second sets one)."""
+    return datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def proof(storage: Storage, live_id: int) -> dict[str, Any]:

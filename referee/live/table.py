@@ -96,10 +96,22 @@ class Table:
     ) -> None:
         """A match waiting for its first game (``options``: a request's, checked here);
         ``engine`` lists and judges its plays."""
+        variant_class, rules = rules_of(variant, options)
+        match = MatchState(variant_class, rules, length)
+        self._begin(match, GameFlow.start(match.start_position(), rules), engine)
+
+    @classmethod
+    def resumed(cls, match: MatchState, flow: GameFlow, engine: Engine = CHOSEN) -> Table:
+        """A table at ``match`` and ``flow`` with nothing noted or finished yet (the codec
+        sets what else it saved)."""
+        table = cls.__new__(cls)
+        table._begin(match, flow, engine)
+        return table
+
+    def _begin(self, match: MatchState, flow: GameFlow, engine: Engine) -> None:
         self.engine = engine
-        variant_class, rules = _rules(variant, tuple(sorted(options.items())))
-        self.match = MatchState(variant_class, rules, length)
-        self.flow = GameFlow.start(self.match.start_position(), rules)
+        self.match = match
+        self.flow = flow
         self.noted: list[LogEntry] = []
         """What the record will say, noted since the table was loaded (the live store
         appends it to the match's log with the change)."""
@@ -344,10 +356,14 @@ class Table:
         self.legal = None
 
 
+def rules_of(variant: str, options: Mapping[str, object]) -> tuple[type[Variant], Options]:
+    """A match's variant and options (a request's, or as a table saved them), checked once:
+    a table is loaded for every action and its options never change."""
+    return _rules(variant, tuple(sorted(options.items())))
+
+
 @lru_cache(maxsize=256)
 def _rules(variant: str, options: tuple[tuple[str, object], ...]) -> tuple[type[Variant], Options]:
-    """A match's variant and options, checked once (a table is loaded for every action; its
-    options never change)."""
     variant_class = find_variant(variant)
     return variant_class, variant_class.options_with(dict(options))
 
