@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -126,17 +127,8 @@ def dumper(shape: type[Shape]) -> Callable[[Any], dict[str, Any]]:
 
 
 def _getter(path: str) -> Dump:
-    names = path.split(".")
-    if len(names) == 1:
-        name = names[0]
-        return lambda obj: getattr(obj, name)
-
-    def get(obj: Any) -> Any:
-        for name in names:
-            obj = getattr(obj, name)
-        return obj
-
-    return get
+    """The attribute at ``path`` (dotted names: an attribute's attribute)."""
+    return attrgetter(path)
 
 
 _SCALARS: dict[str, Dump] = {
@@ -154,7 +146,11 @@ def _converter(declared: Declared) -> Dump:
         assert isinstance(nested, type) and issubclass(nested, Shape), nested
         return _optional(dumper(nested))
     if declared.module == "fields" and declared.name == "List":
-        inner = _converter(declared.args[0])
+        item = declared.args[0]
+        if isinstance(item, Declared) and item.module == "fields" and item.name in _SCALARS:
+            scalar = _SCALARS[item.name]  # converted in one loop (lists of plays are long)
+            return _optional(lambda values: [None if v is None else scalar(v) for v in values])
+        inner = _converter(item)
         return _optional(lambda values: [inner(value) for value in values])
     if declared.module == "fields" and declared.name in _SCALARS:
         return _optional(_SCALARS[declared.name])
