@@ -61,7 +61,9 @@ def table_as_saved(table: Table, data: dict[str, Any]) -> Table:
     its position and finish taken as they are rather than written and read again (a
     written position reads as the same position): what the live service keeps of a
     table it has saved."""
-    return _restored(data, table.flow.position, table.flow.finish_board, table.engine)
+    saved = _restored(data, table.flow.position, table.flow.finish_board, table.engine)
+    saved.written = (table.flow.position, data["position"])
+    return saved
 
 
 def _restored(

@@ -22,6 +22,7 @@ from referee.rules.engine import CHOSEN, Engine
 from referee.rules.flow import GameFlow
 from referee.rules.match import MatchState
 from referee.rules.options import Options
+from referee.rules.position import Position
 from referee.rules.variants import Variant, find_variant
 from vocabulary import Phase, Side
 
@@ -126,6 +127,8 @@ class Table:
         self.acted: list[Side] = []
         """The sides that have made an action (a bot may abort only before its first)."""
         self.termination: str | None = None
+        self.written: tuple[Position | None, str] = (None, "")
+        """The last position written (``position``) and its text."""
 
     def copy(self) -> Table:
         """A copy to change: the same match and game (values, shared), lists of its own,
@@ -170,8 +173,12 @@ class Table:
 
     @property
     def position(self) -> str:
-        """The current game's position string (after the end: the board as it ended)."""
-        return write_position(self.flow.position)
+        """The current game's position string (after the end: the board as it ended),
+        written once per position (a change saves it and then answers it)."""
+        position = self.flow.position
+        if self.written[0] is not position:
+            self.written = (position, write_position(position))
+        return self.written[1]
 
     @property
     def finished(self) -> bool:
