@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import cache, lru_cache
+from typing import Any
 
 from referee.storage.errors import LiveConflictError
 from referee.storage.matches import insert_match
@@ -128,8 +130,7 @@ class Live:
             updates["state_version"] = version
             text = json.dumps(state) if change.state_text is None else change.state_text
             logged = log_row(live_id, version, change.progress.ply, change.entries, text)
-        assignments = ", ".join(f"{name} = ?" for name in updates)
-        update = f"UPDATE live_matches SET {assignments} WHERE id = ? AND version = ?"
+        update = _update(tuple(updates))
         throws = [(live_id, t.k, t.dice[0], t.dice[1], t.game, t.use) for t in change.new_throws]
         with self.database.writing(live=True) as tx:
             if tx.execute(update, (*updates.values(), live_id, change.version)) != 1:
@@ -161,6 +162,20 @@ class Live:
     def served_at(self) -> float | None:
         row = self.database.row(CLOCK_READ)
         return None if row is None else row["served_at"]
+
+
+@cache
+def _update(columns: tuple[str, ...]) -> str:
+    """The statement of a change that sets ``columns`` (two sets: with a new state, without)."""
+    assignments = ", ".join(f"{name} = ?" for name in columns)
+    return f"UPDATE live_matches SET {assignments} WHERE id = ? AND version = ?"
+
+
+@lru_cache(maxsize=256)
+def _options(text: str) -> tuple[tuple[str, Any], ...]:
+    """A match's options as stored (JSON), read once per text (a match is read for every
+    action, and its options never change)."""
+    return tuple(json.loads(text).items())
 
 
 def log_row(
@@ -212,7 +227,7 @@ def stored_live(row: Row, state: Json | None) -> StoredLive:
     setup = LiveSetup(
         variant=row["variant"],
         length=row["length"],
-        options=json.loads(row["options"]),
+        options=dict(_options(row["options"])),
         players=(row["white"], row["black"]),
         move_seconds=row["move_seconds"],
         host_token_id=row["host_token_id"],
