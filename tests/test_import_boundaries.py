@@ -233,6 +233,25 @@ def test_the_challenges_stand_beside_the_events_never_on_the_api() -> None:
     assert problems == []
 
 
+def test_the_analysis_stands_below_the_api_and_runs_gnubg_as_a_program() -> None:
+    """``referee.analysis`` reads records and runs gnubg (ANALYSIS.md): it knows nothing of
+    the API, the pages, the storage or the events, which stand on it; the script gnubg runs
+    in its own Python imports the standard library and gnubg's module alone."""
+    found = imported_modules(ROOT / "referee" / "analysis")
+    problems = [
+        f"{path} imports {name}"
+        for path, names in found.items()
+        for name in names
+        if name.startswith(
+            ("referee.api", "referee.web", "referee.http", "referee.storage", "referee.events")
+        )
+        or name.split(".")[0] in WEB_AND_SQL | DRIVERS
+    ]
+    assert problems == []
+    inside = found["referee/analysis/in_gnubg.py"]
+    assert {name.split(".")[0] for name in inside} <= {"__future__", "json", "typing", "gnubg"}
+
+
 def loaded_modules(*argv: str) -> set[str]:
     """The top-level names of the modules a Python process imports (``-X importtime``)."""
     run = subprocess.run(
