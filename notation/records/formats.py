@@ -11,7 +11,7 @@ returns a tuple of records: a ``.mat`` file may hold several matches (BBGT write
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -91,11 +91,11 @@ def split_matches(text: str, at_most: int | None = None, first_line: int = 1) ->
     counted, only the first ``at_most`` are cut out; the work is linear in the text."""
     starts = [0]
     searched, game_seen = 0, False
-    for found in _MATCH_LINE.finditer(text):
-        game_seen = game_seen or bool(_GAME_LINE.search(text, searched, found.start()))
-        searched = found.start()
+    for found in _match_lines(text):
+        game_seen = game_seen or bool(_GAME_LINE.search(text, searched, found))
+        searched = found
         if game_seen:
-            starts.append(_header_start(text, found.start()))
+            starts.append(_header_start(text, found))
             game_seen = False
     ends = [*starts[1:], len(text)]
     wanted = len(starts) if at_most is None else max(1, min(at_most, len(starts)))
@@ -105,6 +105,25 @@ def split_matches(text: str, at_most: int | None = None, first_line: int = 1) ->
         counted = start
         parts.append(MatchPart(text[start:end], line))
     return MatchParts(tuple(parts), len(starts))
+
+
+def _match_lines(text: str) -> Iterator[int]:
+    """Where each ``N point match`` line of ``text`` starts. In ASCII text (a record's,
+    nearly always) only the lines holding "point" are tried: the pattern tried at every
+    character of a long record costs more than reading it natively."""
+    if not text.isascii():
+        yield from (found.start() for found in _MATCH_LINE.finditer(text))
+        return
+    lowered = text.lower()
+    at = lowered.find("point")
+    while at >= 0:
+        line = text.rfind("\n", 0, at) + 1
+        if _MATCH_LINE.match(text, line):
+            yield line
+        end = text.find("\n", at)
+        if end < 0:
+            return
+        at = lowered.find("point", end)
 
 
 def _header_start(text: str, start: int) -> int:
