@@ -3,8 +3,10 @@ another one with its own ``.venv`` (the tree before a change, say), taking turns
 so that both meet the same load on a shared machine.
 
 Every process of a tree runs that tree's code: its own ``.venv``, its checkout first on the
-path (not whatever ``PYTHONPATH`` the caller has), its bytecode cached outside the tree
-(``PYTHONPYCACHEPREFIX``: the peer's checkout is only read).
+path (not whatever ``PYTHONPATH`` the caller has), and the bytecode of what it imports
+written once and then read, as an installed program's is, but under a folder of its own
+(``PYTHONPYCACHEPREFIX``, whatever ``PYTHONDONTWRITEBYTECODE`` says: the checkouts are only
+read, and a process that compiles every module it imports measures the compiler).
 """
 
 from __future__ import annotations
@@ -40,8 +42,9 @@ class Tree:
     def environment(self, **more: str) -> dict[str, str]:
         """The environment its processes run in: its checkout first on the path."""
         cache = CACHE / self.root.as_posix().strip("/").replace("/", "_")
+        inherited = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         return {
-            **os.environ,
+            **inherited,
             "PYTHONPATH": str(self.root),
             "PYTHONPYCACHEPREFIX": str(cache),
             "NARDY_SHARED": os.environ.get("NARDY_SHARED", str(ROOT.parent / "shared")),
