@@ -125,6 +125,7 @@ bench: dev
 	$(BIN)/python benchmarks/worst_inputs.py
 	$(BIN)/python benchmarks/board_speed.py
 	$(BIN)/python benchmarks/live_load.py
+	$(BIN)/python benchmarks/analysis_speed.py
 
 openapi: $(DEV_STAMP)
 	$(BIN)/python -m referee.openapi

@@ -11,11 +11,13 @@ round's last match ended the event's stream (``GET /v1/events/{id}/stream``, wha
 event page follows) showed the round finished, and how long after a live match's
 announcement was stored its line reached each of its two bots' stream readers (p50 and
 p99 over every line of the run: the announcement's moment is when a reader of the archive
-polling every ``WATCH_SECONDS`` first saw it, so up to that much late). The bots run in
-``PROCESSES`` processes (4 unless told), as real bots are processes of their own: with
-all in one, the readers' wake-ups queue on that one process's GIL and the figure is the
-benchmark's as much as the server's; each reader notes ``time.monotonic()`` (one clock
-for every process) as its line comes.
+polling every ``WATCH_SECONDS``, in a process of its own, first saw it, so up to that much
+late). The event starts once every bot is online (``GET /v1/bots/online``), so that each
+match line is news to a waiting stream, not what a late stream reads as it opens. The
+bots run in ``PROCESSES`` processes (4 unless told), as real bots are processes of their
+own: with all in one, the readers' wake-ups queue on that one process's GIL and the figure
+is the benchmark's as much as the server's; each reader notes ``time.monotonic()`` (one
+clock for every process) as its line comes.
 Not run in CI. Run with
 ``.venv/bin/python benchmarks/events_swiss.py [BOTS [ROUNDS [PROCESSES]]]``.
 """
@@ -68,33 +70,29 @@ class TimedBot(EventsBot):
             yield line
 
 
-class Announcements(threading.Thread):
-    """When each live match's announcement was first seen stored in the archive
-    (``stored``: live id to ``time.monotonic()``), read every ``WATCH_SECONDS``."""
-
-    def __init__(self, database: Path) -> None:
-        super().__init__(daemon=True)
-        self.database = database
-        self.stored: dict[int, float] = {}
-        self.stopped = threading.Event()
-
-    def run(self) -> None:
-        connection = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)
-        last = 0
-        try:
-            while not self.stopped.wait(WATCH_SECONDS):
-                try:
-                    rows = connection.execute(
-                        "SELECT seq, live_id FROM event_live WHERE seq > ? ORDER BY seq", [last]
-                    ).fetchall()
-                except sqlite3.OperationalError:
-                    continue  # busy: look again
-                now = time.monotonic()
-                for seq, live_id in rows:
-                    self.stored.setdefault(live_id, now)
-                    last = max(last, seq)
-        finally:
-            connection.close()
+def watch_announcements(database: Path, stopping: Any, results: Any) -> None:
+    """When each live match's announcement was first seen stored in the archive (live id
+    to ``time.monotonic()``), read every ``WATCH_SECONDS`` until ``stopping``, then put on
+    ``results``. A process of its own: the event stream's lines parsed in the main one
+    would hold this reader back."""
+    connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5)
+    stored: dict[int, float] = {}
+    last = 0
+    try:
+        while not stopping.wait(WATCH_SECONDS):
+            try:
+                rows = connection.execute(
+                    "SELECT seq, live_id FROM event_live WHERE seq > ? ORDER BY seq", [last]
+                ).fetchall()
+            except sqlite3.OperationalError:
+                continue  # busy: look again
+            now = time.monotonic()
+            for seq, live_id in rows:
+                stored.setdefault(live_id, now)
+                last = max(last, seq)
+    finally:
+        connection.close()
+        results.put(stored)
 
 
 def main() -> None:
@@ -150,12 +148,15 @@ def run(
     ]
     for player in players:
         player.start()
-    watcher = Announcements(database)
+    watched, announced = CONTEXT.Event(), CONTEXT.Queue()
+    watcher = CONTEXT.Process(
+        target=watch_announcements, args=(database, watched, announced), daemon=True
+    )
     watcher.start()
     streamed: list[tuple[float, dict[str, Any]]] = []
     follower = threading.Thread(target=follow, args=(server, created["id"], streamed), daemon=True)
     follower.start()
-    time.sleep(1.0 + BOTS / 200)  # the bots are on the stream: the matches find them waiting
+    online(server, len(secrets))  # the matches find every bot waiting on its stream
     started = time.perf_counter()
     event = server.json("POST", f"/v1/events/{created['id']}/start", None, host)
     assert event["status"] == "running", event
@@ -180,11 +181,22 @@ def run(
         arrived.extend(their_arrived)
         done.extend(their_done)
     follower.join(timeout=30)
-    watcher.stopped.set()
+    watched.set()
+    stored = announced.get(timeout=60)
     watcher.join(timeout=5)
     report_stream(event, ended, streamed)
-    report_announcements(watcher.stored, arrived)
+    report_announcements(stored, arrived)
     return elapsed, event, done
+
+
+def online(server: Server, bots: int) -> None:
+    """Wait until every bot's stream is open (``GET /v1/bots/online``), and a moment more
+    for the last to have read what waited for it."""
+    deadline = time.monotonic() + LIMIT_SECONDS
+    while len(server.json("GET", "/v1/bots/online")) < bots:
+        assert time.monotonic() < deadline, "the bots did not come online"
+        time.sleep(0.2)
+    time.sleep(0.5)
 
 
 def play(base: str, seeded: list[tuple[int, str]], stopping: Any, results: Any) -> None:

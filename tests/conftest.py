@@ -51,11 +51,13 @@ pass for theirs. The other multihost tests (events and bot streams across instan
 wait for what must happen: they run in the parallel run."""
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the ``ALONE`` tests; and under pytest-xdist (``make test`` runs ``--dist
     loadgroup``) keep the tests that share a module- or class-scoped fixture on one worker
     (tests/grouping.py), so that it is made once: every other test goes to whichever
-    worker is free."""
+    worker is free. First of the hooks: pytest-xdist's own, which reads the groups to put
+    them into the tests' ids, must see them."""
     for item in items:
         if item.nodeid.startswith(ALONE):
             item.add_marker(pytest.mark.alone)

@@ -148,6 +148,44 @@ def test_sql_only_in_the_storage_package() -> None:
     assert problems == []
 
 
+BACKENDS = ("sqlite", "postgresql")
+
+
+def backend_problems(modules: dict[str, set[str]]) -> list[str]:
+    """Of ``referee/storage``'s ``modules``: a backend importing another backend, or a
+    module outside the backends importing one or a driver (``__init__.py`` alone opens
+    the backend a location names)."""
+    problems = []
+    for path, names in modules.items():
+        parts = path.split("/")
+        own = parts[2] if len(parts) > 3 and parts[2] in BACKENDS else None
+        for name in sorted(names):
+            backend = next((b for b in BACKENDS if name.startswith(f"referee.storage.{b}")), None)
+            borrowed = own is not None and backend not in (None, own)
+            neutral = own is None and path != "referee/storage/__init__.py"
+            if borrowed or (neutral and (backend or name.split(".")[0] in DRIVERS)):
+                problems.append(f"{path} imports {name}")
+    return problems
+
+
+def test_each_backend_stands_alone_on_the_stores_written_once() -> None:
+    """PostgreSQL never imports SQLite nor SQLite PostgreSQL; the stores, written once
+    over a backend's ``Database`` and ``Dialect``, import neither, nor a driver."""
+    assert backend_problems(imported_modules(ROOT / "referee" / "storage")) == []
+
+
+def test_the_backend_check_sees_a_backend_borrowing_from_the_other() -> None:
+    modules = {
+        "referee/storage/postgresql/events.py": {"referee.storage.sqlite.events"},
+        "referee/storage/matches.py": {"psycopg", "referee.storage.sql"},
+        "referee/storage/sqlite/database.py": {"sqlite3", "referee.storage.sql"},
+    }
+    assert backend_problems(modules) == [
+        "referee/storage/postgresql/events.py imports referee.storage.sqlite.events",
+        "referee/storage/matches.py imports psycopg",
+    ]
+
+
 def test_the_sql_check_sees_a_driver_imported_outside_storage(tmp_path: Path) -> None:
     (tmp_path / "leak.py").write_text("import sqlite3\nfrom psycopg import errors\n")
     names = imported_modules(tmp_path)["leak.py"]
@@ -179,7 +217,7 @@ def test_the_rules_of_a_challenge_are_pure() -> None:
     finds are functions of values (EVENTS.md §14): no web framework, no driver, no
     service, no storage but its value types."""
     names = imported_modules(ROOT / "referee")["referee/challenges/rules.py"]
-    allowed = ("referee.challenges.rules", "referee.storage.challenge_model")
+    allowed = ("referee.challenges.rules", "referee.storage.model.challenges")
     assert offending_names(names, allowed, WEB_AND_SQL | DRIVERS) == []
 
 
@@ -193,6 +231,25 @@ def test_the_challenges_stand_beside_the_events_never_on_the_api() -> None:
         if name.startswith(("referee.api", "referee.web", "referee.http", "flask"))
     ]
     assert problems == []
+
+
+def test_the_analysis_stands_below_the_api_and_runs_gnubg_as_a_program() -> None:
+    """``referee.analysis`` reads records and runs gnubg (ANALYSIS.md): it knows nothing of
+    the API, the pages, the storage or the events, which stand on it; the script gnubg runs
+    in its own Python imports the standard library and gnubg's module alone."""
+    found = imported_modules(ROOT / "referee" / "analysis")
+    problems = [
+        f"{path} imports {name}"
+        for path, names in found.items()
+        for name in names
+        if name.startswith(
+            ("referee.api", "referee.web", "referee.http", "referee.storage", "referee.events")
+        )
+        or name.split(".")[0] in WEB_AND_SQL | DRIVERS
+    ]
+    assert problems == []
+    inside = found["referee/analysis/in_gnubg.py"]
+    assert {name.split(".")[0] for name in inside} <= {"__future__", "json", "typing", "gnubg"}
 
 
 def loaded_modules(*argv: str) -> set[str]:

@@ -21,7 +21,7 @@ from referee.adjudication import adjudicate
 from referee.archive.submit import submit
 from referee.cli import main
 from referee.storage import open_storage, prepare_storage
-from referee.storage.model import RecheckProgress
+from referee.storage.model.rechecks import RecheckProgress
 from tests.storage.postgresql import required_server
 
 # A backgammon game that opens with a doublet: valid before revision 1, an error since

@@ -61,7 +61,7 @@ def test_live_states_and_dice_proofs_dump_as_their_schemas_say() -> None:
         dump_state,
     )
     from referee.live.table import FinishedGame
-    from referee.storage.model import Throw
+    from referee.storage.model.live import Throw
 
     state = StateView(
         id=7,
@@ -102,12 +102,7 @@ def test_live_states_and_dice_proofs_dump_as_their_schemas_say() -> None:
 def test_events_and_ratings_dump_as_their_schemas_say() -> None:
     from referee.events import shapes
     from referee.events.standings import Standing
-    from referee.storage.model import (
-        Correction,
-        EventSummary,
-        Seeded,
-        StoredPairing,
-    )
+    from referee.storage.model.events import Correction, EventSummary, Seeded, StoredPairing
 
     played = StoredPairing(
         round=1, table=1, white="gnubot", black="randy", status="finished", live_ids=(3, 4)
@@ -183,7 +178,7 @@ def test_events_and_ratings_dump_as_their_schemas_say() -> None:
 def test_challenges_and_policies_dump_as_their_schemas_say() -> None:
     from referee.challenges import shapes
     from referee.challenges.rules import public
-    from referee.storage.challenge_model import ChallengeTerms, Policy, StoredChallenge
+    from referee.storage.model.challenges import ChallengeTerms, Policy, StoredChallenge
 
     for clock in (None, (300, 8)):
         terms = ChallengeTerms(

@@ -23,9 +23,11 @@ PW[..]PB[..] ... RE[W+2] ;W[52lqgh] ;B[double] ...)``:
   and its cube;
 * one node per action: a roll ``;W[<d1><d2><from><to>...]`` (one letter pair per checker
   step, ``a``..``x`` the points 1..24 of White's numbering, ``y`` the bar, ``z`` off; a
-  dance is the dice alone), ``;W[double]`` (a beaver or raccoon too: gnubg records a
-  beaver as the taker's double), ``;B[take]``, ``;B[drop]``. A ``Wins`` line is no node:
-  ``RE`` says it (gnubg ends a resigned game from ``RE``).
+  dance is the dice alone; a roll left unplayed before a resignation is written as gnubg
+  writes one, its dice alone as a set-up, ``;PL[W]DI[65]``, which gnubg reads as a roll
+  with no play rather than a play of nothing), ``;W[double]`` (a beaver or raccoon too:
+  gnubg records a beaver as the taker's double), ``;B[take]``, ``;B[drop]``. A ``Wins``
+  line is no node: ``RE`` says it (gnubg ends a resigned game from ``RE``).
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ class SgfGame:
     crawford_game: bool = False
     start: str | None = None
     """The position string (NOTATION.md §1) the game starts from, when it is set up."""
+    unplayed: bool = False
+    """The game's last roll was left unplayed before a resignation (a bare roll)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +123,7 @@ def _game(match: SgfMatch, index: int, game: SgfGame, application: str) -> str:
         resigned = "R" if game.resigned else ""
         root.append(f"RE[{game.winner.upper()}+{game.points}{resigned}]")
     setup = list(_setup(game.start)) if game.start else []
-    nodes = [f"\n;{node}" for node in [*setup, *_nodes(game.actions)]]
+    nodes = [f"\n;{node}" for node in [*setup, *_nodes(game.actions, game.unplayed)]]
     return "".join(root) + "".join(nodes) + ")\n"
 
 
@@ -210,15 +214,21 @@ def _own(position: PositionData, side: str) -> list[tuple[int, int]]:
     return found
 
 
-def _nodes(actions: Sequence[ActionText]) -> Iterable[str]:
+def _nodes(actions: Sequence[ActionText], unplayed: bool = False) -> Iterable[str]:
+    """One node per action; with ``unplayed``, the last roll as its dice alone."""
+    rolls = [index for index, action in enumerate(actions) if action.kind is ActionKind.ROLL]
+    bare = rolls[-1] if unplayed and rolls else None
     pending_beaver: str | None = None  # the doubler who must answer a beaver
-    for action in actions:
+    for index, action in enumerate(actions):
         side = "W" if action.side == "w" else "B"
         kind = action.kind
         if kind is ActionKind.ROLL:
             if pending_beaver is not None:  # the record omits the doubler's take
                 yield f"{pending_beaver}[take]"
                 pending_beaver = None
+            if index == bare and not (action.play and action.play.moves):
+                yield f"PL[{side}]DI[{_roll(action)}]"
+                continue
             yield f"{side}[{_roll(action)}]"
         elif kind is ActionKind.DOUBLE:
             yield f"{side}[double]"

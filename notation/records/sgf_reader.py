@@ -3,7 +3,9 @@ reads it (FORMATS.md part 2 §5; ``notation.records.sgf`` writes the same dialec
 
 Each game tree is a game; its root holds the match (``MI``), the players, the rules
 (``RU``), the result (``RE``) and, on the first game, the match information. Move nodes
-become roll cells (``52: 13/8 13/11``, hits left to the checker), ``double`` a double (a
+become roll cells (``52: 13/8 13/11``, hits left to the checker; dice alone at a game's end,
+``PL[W]DI[65]``, gnubg's roll left unplayed before a resignation, an empty roll cell),
+``double`` a double (a
 double answering a double is a beaver, then a raccoon), ``take`` and ``drop`` the answers,
 and ``RE`` the game's ``Wins`` line. Setup nodes before the first move set the game's start
 position (from the standard board: ``AE`` clears points, ``AW``/``AB`` add checkers, ``CV``
@@ -121,6 +123,7 @@ class _GameReader:
         self.setup_node: SgfNode | None = None
         self.start_cube = CubeField(1, CubeOwner.CENTRE)
         self.dice_player: tuple[str, tuple[int, int]] | None = None
+        self.dice_node: SgfNode | None = None
         self.start: str | None = None
 
     def finding(self, code: IssueCode, message: str, node: SgfNode) -> None:
@@ -137,6 +140,7 @@ class _GameReader:
         for node in nodes:
             self.node(node)
         self.end_setup("w")
+        self.unplayed_roll()
         self.result(root)
         info = _match_info(root.values("MI"))
         score = (info["ws"], info["bs"]) if "ws" in info and "bs" in info else None
@@ -169,6 +173,7 @@ class _GameReader:
             player = (node.value("PL") or "").lower()
             if re.fullmatch("[1-6][1-6]", dice) and player in ("w", "b"):
                 self.dice_player = (player, (int(dice[0]), int(dice[1])))
+                self.dice_node = node
         for name in ("CV", "CP"):
             if name in names and (self.setup is not None or not self.actions):
                 self.cube_field(name, node.value(name) or "")
@@ -223,12 +228,26 @@ class _GameReader:
         cells, bar = tuple(board.cells), (board.bar[0], board.bar[1])
         if self.dice_player is not None:
             side, dice = self.dice_player
+            self.dice_player = None  # the edit's roll, not one left unplayed
             text = snowie_cell(dice, cells, bar)
             edit = ActionText(ActionKind.EDIT, side, node.line, node.column, None, text, dice)
         else:
             text = _set_pos(board.data("w", self.start_cube))
             edit = ActionText(ActionKind.EDIT, "", node.line, node.column, None, text)
         self.actions.append(edit)
+
+    def unplayed_roll(self) -> None:
+        """Dice alone at the game's end, no setup after them: gnubg's roll left unplayed
+        before a resignation, read as the empty roll cell a .mat record writes."""
+        if self.dice_player is None or self.dice_node is None:
+            return
+        side, dice = self.dice_player
+        node, text = self.dice_node, f"{dice[0]}{dice[1]}:"
+        play = PlayText(dice, ())
+        self.actions.append(
+            ActionText(ActionKind.ROLL, side, node.line, node.column, None, text, dice, play)
+        )
+        self.dice_player = None
 
     def move(self, side: str, value: str, node: SgfNode) -> None:
         base = ActionText(ActionKind.ROLL, side, node.line, node.column, None, value)

@@ -14,6 +14,7 @@ from marshmallow import Schema, fields, validate
 
 from referee.challenges.service import KEEPALIVE_SECONDS
 from referee.errors import RefereeError
+from referee.events.hub import hub
 from referee.events.stream import matches_for
 from referee.http.auth import token_holder
 from referee.http.streams import StreamGuard, admit_stream
@@ -82,12 +83,13 @@ def bot_stream() -> Response:
     current_app.extensions["event_keeper"].ensure_started()  # their results come this way
     name = bot.name or ""
     location = current_app.config["DATABASE"]
+    streams = hub(location)  # this process's: it reads for every bot stream at once
 
     def lines(check: StreamGuard) -> Iterator[str]:
         watching = open_storage(location)  # its own: the stream outlives the request
         online = Online(watching, name)
         try:
-            for found in matches_for(watching, name, check):
+            for found in matches_for(streams, watching, name, check):
                 yield "\n" if found is None else json.dumps(found) + "\n"
                 online.still()  # after the line: a write may wait for the archive's lock
         finally:

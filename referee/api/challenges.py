@@ -19,7 +19,7 @@ from referee.http.storage import storage
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
 from referee.shapes import schema_of
-from referee.storage.challenge_model import Policy
+from referee.storage.model.challenges import Policy
 
 blueprint = Blueprint("challenges", __name__)
 NAMES = fields.List(

@@ -35,7 +35,7 @@ from referee.http.streams import NDJSON
 from referee.scopes import Scope
 from referee.shapes import schema_of
 from referee.storage import open_storage
-from referee.storage.model import EventQuery
+from referee.storage.model.events import EventQuery
 
 blueprint = Blueprint("events", __name__)
 

@@ -20,7 +20,7 @@ from referee.live import service as live
 from referee.live import stream
 from referee.scopes import Scope
 from referee.storage import open_storage
-from referee.storage.model import Token
+from referee.storage.model.tokens import Token
 
 blueprint = Blueprint("live", __name__)
 log = logging.getLogger(__name__)

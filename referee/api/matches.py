@@ -43,7 +43,7 @@ from referee.http.queries import match_query
 from referee.http.storage import storage
 from referee.http.streams import NDJSON
 from referee.scopes import Scope
-from referee.storage.model import MatchQuery
+from referee.storage.model.matches import MatchQuery
 
 blueprint = Blueprint("matches", __name__)
 

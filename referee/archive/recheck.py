@@ -16,7 +16,8 @@ from referee import RULES_REVISION, __version__
 from referee.adjudication import check_record
 from referee.adjudication.budget import OFFLINE
 from referee.rules.engine import CHOSEN, Engine
-from referee.storage.model import Rechecked, RecheckRun, StoredMatch
+from referee.storage.model.matches import Rechecked, StoredMatch
+from referee.storage.model.rechecks import RecheckRun
 from referee.storage.stores import Storage
 
 BATCH_SIZE = 50

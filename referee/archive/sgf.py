@@ -15,6 +15,9 @@ from referee.errors import RefereeError
 from referee.storage.stores import Storage
 from vocabulary import VariantId
 
+UNPLAYED = frozenset({"bare_roll", "unknown_play"})
+"""The warnings of a game whose last roll was left unplayed before a resignation (an empty
+cell, XG's ``????``): gnubg writes and reads such a roll as its dice alone."""
 SGF_MEDIA_TYPE = "application/x-go-sgf"
 """SGF's registered-by-use media type (the format's own name for it; gnubg has none)."""
 
@@ -58,6 +61,9 @@ def sgf_of(record: MatchText, verdict: dict[str, Any]) -> str:
                 resigned=result.get("termination") == "resign",
                 crawford_game=summary.get("crawford_game") == game.index,
                 start=game.start,
+                unplayed=any(
+                    issue.get("code") in UNPLAYED for issue in result.get("warnings") or ()
+                ),
             )
         )
     match = SgfMatch(

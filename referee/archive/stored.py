@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.errors import GoneError, MatchInUseError, NotFoundError
-from referee.storage.model import MatchSummary, StoredMatch, Withdrawal
+from referee.storage.model.matches import MatchSummary, StoredMatch, Withdrawal
 from referee.storage.stores import MatchRestingError, Storage
 from vocabulary import VariantId
 

@@ -19,7 +19,7 @@ from referee.errors import (
     InvalidRecordError,
 )
 from referee.rules.engine import CHOSEN, Engine
-from referee.storage.model import NewMatch, Stored
+from referee.storage.model.matches import NewMatch, Stored
 from referee.storage.stores import Storage
 
 _DATE = re.compile(r"(\d{4})[.\-/](\d{1,2})[.\-/](\d{1,2})")

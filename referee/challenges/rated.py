@@ -9,8 +9,8 @@ applies afterwards, since the per-pair limit refused the challenge before it was
 from __future__ import annotations
 
 from referee.events.results import played
-from referee.storage.challenge_model import StoredChallenge
-from referee.storage.model import RatedMatch
+from referee.storage.model.challenges import StoredChallenge
+from referee.storage.model.ratings import RatedMatch
 from referee.storage.stores import Storage
 
 NO_EVENT = 0

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from referee.storage.challenge_model import ChallengeTerms, Policy, StoredChallenge
+from referee.storage.model.challenges import ChallengeTerms, Policy, StoredChallenge
 
 
 class Reason(StrEnum):

@@ -37,14 +37,14 @@ from referee.events.rated import current
 from referee.live import service as live
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
-from referee.storage.challenge_model import (
+from referee.storage.model.challenges import (
     Answer,
     ChallengeTerms,
     NewChallenge,
     Policy,
     StoredChallenge,
 )
-from referee.storage.model import Token
+from referee.storage.model.tokens import Token
 from referee.storage.shared import normal_name
 from referee.storage.stores import Storage
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.challenges.rules import SeenPolicy
 from referee.shapes import Shape, dumper, fields, validate
-from referee.storage.challenge_model import StoredChallenge
+from referee.storage.model.challenges import StoredChallenge
 
 
 class ChallengeClock(Shape):

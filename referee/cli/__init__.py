@@ -1,6 +1,6 @@
 """The ``nardy-referee`` command: legal plays, judging a play, checking records, drawing a
-position, tokens, re-checks, live bots and their dice. One module per group of commands;
-each imports what only it needs when it runs."""
+position, tokens, re-checks, live bots and their dice, analysing records with gnubg. One
+module per group of commands; each imports what only it needs when it runs."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ GROUPS = {
     "export": ("export",),
     "copy": ("copy-archive",),
     "events": ("ratings",),
+    "analyse": ("analyse",),
 }
 """Each module of ``referee.cli`` and the commands it adds (``add(commands)``)."""
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from notation.records.formats import FORMATS, MAT, NAMES, MatchPart
@@ -61,19 +61,33 @@ def _check(args: argparse.Namespace) -> int:
     files = record_files(args.paths)
     status = EXIT_OK
     with progress(len(files), "checking", "file", least=BAR_FROM) as bar:
-        for path in files:
-            texts = _read_file(path, args, bar)
-            bar.advance()
-            if texts is None:
+        for found in record_parts(files, args, bar):
+            if found is None:
                 status = EXIT_BAD_INPUT
                 continue
-            for number, part in enumerate(texts.parts, start=1):
-                label = path if texts.count == 1 else Path(f"{path}#{number}")
-                status = _checked(args, label, part, texts.format.name, status, bar)
+            label, part, name = found
+            status = _checked(args, label, part, name, status, bar)
     return status
 
 
-def _read_file(path: Path, args: argparse.Namespace, bar: Progress) -> RecordTexts | None:
+def record_parts(
+    files: Sequence[Path], args: argparse.Namespace, bar: Progress
+) -> Iterator[tuple[Path, MatchPart, str] | None]:
+    """Each record of ``files``, labelled (``FILE#2`` for the second match of a file of
+    several), with its format's name; None for a file that cannot be read (said on
+    stderr). The bar advances a file at a time."""
+    for path in files:
+        texts = read_record_file(path, args, bar)
+        bar.advance()
+        if texts is None:
+            yield None
+            continue
+        for number, part in enumerate(texts.parts, start=1):
+            label = path if texts.count == 1 else Path(f"{path}#{number}")
+            yield label, part, texts.format.name
+
+
+def read_record_file(path: Path, args: argparse.Namespace, bar: Progress) -> RecordTexts | None:
     """The records of one file, or None when it cannot be read (said on stderr)."""
     try:
         data = path.read_bytes()

@@ -22,7 +22,8 @@ from referee.events.service import (
     withdrawn,
 )
 from referee.events.state import EventStatus, Kind, PairingStatus, Working
-from referee.storage.model import Correction, StoredEvent, StoredPairing, Token
+from referee.storage.model.events import Correction, StoredEvent, StoredPairing
+from referee.storage.model.tokens import Token
 from referee.storage.stores import Storage
 
 

@@ -9,7 +9,7 @@ import re
 import zipfile
 from typing import Any
 
-from referee.storage.model import StoredEvent
+from referee.storage.model.events import StoredEvent
 from referee.storage.stores import Storage
 
 COLUMNS = (

@@ -18,7 +18,8 @@ from referee.errors import ArchiveBusyError, NotReadyError
 from referee.events import service, views
 from referee.events.state import EventStatus
 from referee.live.stream import KEEPALIVE_SECONDS, OUTAGE_LOOK_SECONDS, StreamCheck
-from referee.storage.model import EVENT_TOPIC, StoredEvent
+from referee.storage.model.events import StoredEvent
+from referee.storage.model.feed import EVENT_TOPIC
 from referee.storage.stores import Storage
 
 

@@ -14,7 +14,8 @@ from referee.events.results import Played, played
 from referee.live import service as live
 from referee.live.model import Status
 from referee.rules.engine import CHOSEN, Engine
-from referee.storage.model import EventSetup, StoredPairing, Token
+from referee.storage.model.events import EventSetup, StoredPairing
+from referee.storage.model.tokens import Token
 from referee.storage.stores import Storage
 
 

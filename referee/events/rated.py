@@ -21,15 +21,14 @@ from referee.challenges.rated import challenge_ledger
 from referee.events.ratings import Rating, ratings
 from referee.events.results import name_key, played, rated_matches
 from referee.events.state import Kind, PairingStatus
-from referee.storage.model import (
-    EventQuery,
+from referee.storage.model.events import EventQuery, StoredEvent
+from referee.storage.model.ratings import (
     KeptRatings,
     LedgerEntry,
     PlayerRating,
     RatedMatch,
     RatingStep,
     RatingUpdate,
-    StoredEvent,
 )
 from referee.storage.stores import Storage
 

@@ -8,7 +8,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from referee.storage.model import RatedMatch
+from referee.storage.model.ratings import RatedMatch
 
 START = 1500.0
 """Everyone's rating before their first rated match."""

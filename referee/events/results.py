@@ -9,7 +9,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.events.state import PairingStatus
-from referee.storage.model import EventSetup, RatedMatch, StoredPairing
+from referee.storage.model.events import EventSetup, StoredPairing
+from referee.storage.model.ratings import RatedMatch
 from referee.storage.shared import normal_name
 
 

@@ -34,7 +34,7 @@ from referee.events.standings import (
     swiss_history,
 )
 from referee.events.state import EventStatus, Format, Kind, PairingStatus, Working
-from referee.storage.model import EventSetup, StoredPairing
+from referee.storage.model.events import EventSetup, StoredPairing
 
 
 def bracket_graph(setup: EventSetup) -> list[Node] | None:

@@ -56,15 +56,15 @@ from referee.events.tagging import tagged
 from referee.rules.engine import CHOSEN, Engine
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
-from referee.storage.model import (
+from referee.storage.model.events import (
     BracketOptions,
     EventSeat,
     EventSetup,
     Seeded,
     StoredEvent,
     StoredPairing,
-    Token,
 )
+from referee.storage.model.tokens import Token
 from referee.storage.shared import normal_name
 from referee.storage.stores import EventConflictError, Storage
 

@@ -11,7 +11,7 @@ from referee.adjudication.verdict import VerdictSchema
 from referee.events.brackets import Bracket
 from referee.events.standings import Standing
 from referee.shapes import Shape, dumper, fields, validate
-from referee.storage.model import Seeded, StoredPairing
+from referee.storage.model.events import Seeded, StoredPairing
 
 FORMATS = ["round-robin", "swiss", "knockout", "double-elimination"]
 BRACKETS = [str(name) for name in Bracket]

@@ -9,15 +9,15 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 from referee.events.standings import Meeting, Result, RoundSoFar
-from referee.storage.model import (
+from referee.storage.model.events import (
     Correction,
     EventChange,
     EventSetup,
-    RatedMatch,
     Seeded,
     StoredEvent,
     StoredPairing,
 )
+from referee.storage.model.ratings import RatedMatch
 
 
 class EventStatus(StrEnum):

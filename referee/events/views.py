@@ -11,14 +11,8 @@ from referee.events.rounds import bracket_tables, table, tiebreak_order
 from referee.events.service import provisional_seeds
 from referee.events.standings import Standing
 from referee.events.state import EventStatus, Format, Working
-from referee.storage.model import (
-    Correction,
-    EventSummary,
-    PlayerRating,
-    RatingStep,
-    StoredEvent,
-    StoredPairing,
-)
+from referee.storage.model.events import Correction, EventSummary, StoredEvent, StoredPairing
+from referee.storage.model.ratings import PlayerRating, RatingStep
 from referee.storage.stores import Storage
 
 

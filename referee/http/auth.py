@@ -12,7 +12,7 @@ from flask import current_app, request
 from referee.errors import ForbiddenError, UnauthorizedError
 from referee.http.storage import storage
 from referee.scopes import Scope
-from referee.storage.model import Token
+from referee.storage.model.tokens import Token
 
 Handler = TypeVar("Handler", bound=Callable[..., object])
 

@@ -18,7 +18,7 @@ from marshmallow import ValidationError, fields, validate
 from referee.errors import UnknownVariantError
 from referee.http.loading import QuerySchema, loaded
 from referee.rules.variants import VARIANTS, find_variant
-from referee.storage.model import MatchQuery
+from referee.storage.model.matches import MatchQuery
 
 VARIANT_NAMES = tuple(str(name) for variant in VARIANTS for name in (variant.id, *variant.aliases))
 """Every name a variant answers to: its id and its aliases."""

@@ -56,7 +56,7 @@ from referee.errors import StreamsFullError, TooManyStreamsError
 from referee.http.auth import bearer_token
 from referee.http.limits import network_prefix
 from referee.http.shared import SharedCounters, key_hash
-from referee.storage.model import Token
+from referee.storage.model.tokens import Token
 from referee.storage.stores import Storage
 
 NDJSON = "application/x-ndjson"

@@ -10,7 +10,8 @@ from typing import ClassVar
 from referee.live.codec import table_from_json, table_json
 from referee.live.table import Table
 from referee.rules.engine import CHOSEN, Engine
-from referee.storage.model import LiveProgress, StoredLive, Token
+from referee.storage.model.live import LiveProgress, StoredLive
+from referee.storage.model.tokens import Token
 
 
 class Status(StrEnum):

@@ -12,7 +12,8 @@ from referee.live import dice
 from referee.live.model import LiveMatch
 from referee.live.table import GameStart, LiveAction, LogEntry
 from referee.rules.engine import Engine
-from referee.storage.model import EventSeat, NewMatch
+from referee.storage.model.events import EventSeat
+from referee.storage.model.matches import NewMatch
 
 
 def match_record(

@@ -43,7 +43,8 @@ from referee.rules.engine import CHOSEN, Engine
 from referee.rules.variants import find_variant
 from referee.scopes import Scope
 from referee.storage.errors import LiveConflictError, StorageError
-from referee.storage.model import LiveChange, LiveProgress, LiveSetup, Throw, Token
+from referee.storage.model.live import LiveChange, LiveProgress, LiveSetup, Throw
+from referee.storage.model.tokens import Token
 from referee.storage.shared import normal_name
 from referee.storage.stores import Storage
 from vocabulary import Side

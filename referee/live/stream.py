@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from referee.errors import ArchiveBusyError, NotReadyError
 from referee.live.model import LiveMatch
 from referee.live.service import current, state_json
-from referee.storage.model import LIVE_TOPIC
+from referee.storage.model.feed import LIVE_TOPIC
 from referee.storage.stores import Storage
 
 KEEPALIVE_SECONDS = 10.0

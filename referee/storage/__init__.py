@@ -2,7 +2,7 @@
 
 ``open_storage(location)`` gives a ``Storage`` (``stores.py``): a store each for matches,
 kept derived results, live matches, tokens, bulk re-checks and the tables as rows,
-answering the frozen values of ``model.py``, never a driver's rows or errors.
+answering the frozen values of ``model/``, never a driver's rows or errors.
 ``prepare_storage(location)`` creates and migrates it, once at start. The location
 chooses the backend:
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from referee.storage.model import MatchQuery, MatchSummary
+from referee.storage.model.matches import MatchQuery, MatchSummary
 
 TOKEN_BYTES = 32
 

@@ -17,14 +17,15 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
-from referee.storage.challenge_model import (
+from referee.storage.model import Json
+from referee.storage.model.challenges import (
     Answer,
     ChallengeNews,
     NewChallenge,
     Policy,
     StoredChallenge,
 )
-from referee.storage.model import (
+from referee.storage.model.events import (
     Correction,
     EventChange,
     EventInPlay,
@@ -33,33 +34,35 @@ from referee.storage.model import (
     EventSeat,
     EventSetup,
     EventSummary,
-    IssuedToken,
-    Json,
-    KeptRatings,
-    LedgerEntry,
+    StoredEvent,
+)
+from referee.storage.model.feed import Topic
+from referee.storage.model.live import (
     LiveChange,
     LiveProgress,
     LiveSetup,
     LiveVersion,
+    StoredLive,
+    Throw,
+)
+from referee.storage.model.matches import (
     MatchQuery,
     MatchSummary,
     NewMatch,
+    Rechecked,
+    Stored,
+    StoredMatch,
+    Withdrawal,
+)
+from referee.storage.model.ratings import (
+    KeptRatings,
+    LedgerEntry,
     RatedMatch,
     RatingStep,
     RatingUpdate,
-    RecheckBatch,
-    Rechecked,
-    RecheckProgress,
-    RecheckRun,
-    Stored,
-    StoredEvent,
-    StoredLive,
-    StoredMatch,
-    Throw,
-    Token,
-    Topic,
-    Withdrawal,
 )
+from referee.storage.model.rechecks import RecheckBatch, RecheckProgress, RecheckRun
+from referee.storage.model.tokens import IssuedToken, Token
 
 
 class MatchStore(Protocol):
@@ -228,6 +231,11 @@ class EventStore(Protocol):
         """The live matches of undecided pairings in which ``name`` plays, announced
         after ``after_seq``, in the order they were announced."""
 
+    def announced_since(self, after_seq: int) -> list[EventLive]:
+        """The live matches of every undecided pairing announced after ``after_seq``, in
+        the order they were announced (``announced`` for all names at once: the bot
+        streams' hub reads a change once, whatever the number of streams)."""
+
     def last_announcement(self) -> int:
         """The ``seq`` of the last announcement (0: none yet)."""
 
@@ -324,6 +332,10 @@ class ChallengeStore(Protocol):
     def news(self, name: str, after_seq: int = 0) -> list[ChallengeNews]:
         """The news for ``name``'s bot stream after ``after_seq``, in order."""
 
+    def news_since(self, after_seq: int) -> list[ChallengeNews]:
+        """The news for every bot stream after ``after_seq``, in order (``news`` for all
+        names at once)."""
+
     def last_news(self) -> int:
         """The ``seq`` of the last news (0: none yet)."""
 
@@ -417,9 +429,10 @@ class Connection(Protocol):
 class Storage:
     """The stores of one connection: one per request, per stream, per command.
 
-    A new store is a Protocol here, a field below, and one class per backend that
-    implements it (``sqlite/NAME.py`` and ``postgresql/NAME.py``, made in each backend's
-    ``open_storage``), its tables in each backend's migrations and in ``tables.TABLES``
+    A new store is a Protocol here, a field below, and one class that implements it on
+    every backend (``NAME.py`` beside this module, over ``sql.Database`` and
+    ``sql.Dialect``, made in ``assembly.py``), its values in ``model/NAME.py``, its
+    tables in each backend's migrations and in ``tables.TABLES``
     (so that ``copy-archive`` moves them), and its contract tests in ``tests/storage``,
     which run on every backend."""
 

@@ -1,5 +1,6 @@
 """The archive's tables as every backend holds them, column for column: what
-``nardy-referee copy-archive`` moves between backends and checks by count and checksum.
+``nardy-referee copy-archive`` moves between backends and checks by count and checksum,
+and the store that reads and loads them (``Tables``).
 
 Each table's columns are given in the order a ``TableStore`` reads and loads them, with
 the order of its rows (``ORDER``). A table that a new store adds goes here too, or, when it
@@ -10,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 
+from referee.storage.sql import Database, Dialect, marks, with_own_columns
 from referee.storage.stores import TableRow
 
 TABLES: dict[str, tuple[str, ...]] = {
@@ -80,7 +82,7 @@ BOOLEAN_COLUMNS = frozenset(
 ORDER = {
     "matches": "id",
     "match_withdrawals": "match_id",
-    "derived": None,  # the order the results were kept in: each backend's own (rowid, seq)
+    "derived": None,  # the order the results were kept in: ``Dialect.kept_order``
     "tokens": "id",
     "live_matches": "id",
     "live_throws": "live_id, k",
@@ -151,3 +153,47 @@ def checksum(rows: Iterable[TableRow]) -> str:
         digest.update(json.dumps(values, ensure_ascii=False).encode())
         digest.update(b"\n")
     return digest.hexdigest()
+
+
+PAGE = 500
+"""The rows read or loaded at a time."""
+
+
+class Tables:
+    """The archive's tables as rows: read in their order (``Database.scan``), loaded into
+    an empty archive in one write transaction keeping every id, with the backend's own
+    columns made from each row (PostgreSQL's search document of a match; SQLite's FTS5
+    triggers index the matches as they are loaded) and its ids going on after them."""
+
+    def __init__(self, database: Database, dialect: Dialect) -> None:
+        self.database = database
+        self.dialect = dialect
+
+    def counts(self) -> dict[str, int]:
+        return {row["name"]: row["n"] for row in self.database.rows(COUNTS)}
+
+    def rows(self, table: str) -> Iterator[TableRow]:
+        order = ORDER[table] or self.dialect.kept_order
+        for row in self.database.scan(table, TABLES[table], order):
+            yield plain(table, row)
+
+    def load(self, rows: Callable[[str], Iterable[TableRow]]) -> None:
+        with self.database.writing() as tx:
+            for table, columns in TABLES.items():
+                own = list(self.dialect.own_columns.get(table, {}))
+                names = ", ".join(f'"{name}"' for name in (*columns, *own))
+                keeping = self.dialect.keeping_ids if table in IDENTITIES else ""
+                count = len(columns) + len(own)
+                statement = f"INSERT INTO {table} ({names}) {keeping}VALUES ({marks(count)})"
+                batch: list[TableRow] = []
+                for row in rows(table):
+                    values = plain(table, row)
+                    named = with_own_columns(
+                        self.dialect, table, dict(zip(columns, values, strict=True))
+                    )
+                    batch.append((*values, *(named[name] for name in own)))
+                    if len(batch) == PAGE:
+                        tx.many(statement, batch)
+                        batch = []
+                tx.many(statement, batch)
+            self.dialect.ids_loaded(tx)

@@ -47,6 +47,7 @@ USERS = (
     Guide("live", "Live matches", "for bot authors: the endpoints, the state, fair dice"),
     Guide("events", "Events", "for directors and bot authors: pairings, standings, ratings"),
     Guide("challenges", "Challenges", "for bot authors: challenges between bots, policies"),
+    Guide("analysis", "Analysis", "how well a match was played: gnubg's figures, PR, the command"),
 )
 OPERATORS = (
     Guide("operations", "Operations", "running the server: settings, limits, backups"),

@@ -21,7 +21,7 @@ from referee.http.auth import requires
 from referee.http.engine import engine
 from referee.http.storage import storage
 from referee.scopes import Scope
-from referee.storage.model import EventQuery, EventSummary
+from referee.storage.model.events import EventQuery, EventSummary
 from referee.storage.stores import Storage
 from referee.web.bracket_views import TITLES, drawn_brackets
 from referee.web.event_options import shown_options

@@ -16,7 +16,7 @@ from referee.events import rated
 from referee.http.auth import requires
 from referee.http.storage import storage
 from referee.scopes import Scope
-from referee.storage.model import PlayerRating, RatingStep
+from referee.storage.model.ratings import PlayerRating, RatingStep
 from referee.storage.stores import Storage
 from referee.web.charts import rating_chart
 from referee.web.site import VARIANT_TITLES, pages

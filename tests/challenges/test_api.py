@@ -14,6 +14,7 @@ import pytest
 
 from referee.challenges import service
 from referee.events import stream
+from referee.events.hub import hub
 from referee.events.rated import current, rerate
 from referee.events.stream import matches_for
 from tests.api.support import assert_problem
@@ -42,7 +43,7 @@ def set_policy(site: Site, bot: str, **policy: Any) -> Any:
 
 def first_lines(site: Site, name: str, count: int) -> list[dict[str, Any]]:
     """The first ``count`` lines of ``name``'s bot stream (each one waiting already)."""
-    lines = matches_for(site.storage, name)
+    lines = matches_for(hub(site.app.config["DATABASE"]), site.storage, name)
     try:
         found = [next(lines) for _ in range(count)]
     finally:
@@ -101,7 +102,7 @@ def test_a_declined_challenge_keeps_its_reason(site: Site) -> None:
 def first_line_or_none(site: Site, name: str) -> dict[str, Any] | None:
     """The first line of a stream when one waits; None when it would be a keep-alive
     (sent at once here, the keep-alive's time made 0)."""
-    lines = matches_for(site.storage, name)
+    lines = matches_for(hub(site.app.config["DATABASE"]), site.storage, name)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(stream, "KEEPALIVE_SECONDS", 0.0)
         try:

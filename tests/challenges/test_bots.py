@@ -22,7 +22,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
@@ -33,9 +32,10 @@ import pytest
 from referee.challenges.rules import Reason, refusal
 from referee.live.bot import EventsBot, RandomStrategy, strategy_player
 from referee.storage import open_storage
-from referee.storage.challenge_model import Policy, StoredChallenge
-from referee.storage.sqlite.challenges import policy_of
+from referee.storage.challenges import policy_of
+from referee.storage.model.challenges import Policy, StoredChallenge
 from referee.storage.tables import TABLES
+from tests.events.support import until
 from tests.server import ROOT, Server, start, stop, write_token
 
 LAPSE_SECONDS = 3
@@ -77,17 +77,6 @@ def stored(database: Path, challenge_id: int) -> StoredChallenge:
     return found
 
 
-def until(what: Any, timeout: float = DEADLINE) -> Any:
-    """Poll ``what`` until it answers something true; that answer."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = what()
-        if found:
-            return found
-        assert time.monotonic() < deadline, "waited too long"
-        time.sleep(0.05)
-
-
 def online_policy(server: Server, name: str) -> Any:
     for bot in server.json("GET", "/v1/bots/online"):
         if bot["name"] == name and bot["policy"] is not None:
@@ -107,7 +96,7 @@ def test_the_command_takes_challenges_by_its_policy_and_plays_them(
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, cwd=ROOT)  # fmt: skip
     try:
-        until(lambda: online_policy(server, "cli-b"))  # its policy set, its stream open
+        until(lambda: online_policy(server, "cli-b"), DEADLINE)  # its policy set, its stream open
         body = {"opponent": "cli-b", "variant": "backgammon"}
         refused = server.json("POST", "/v1/challenges", body, secrets["cli-c"])
         assert (refused["status"], refused["reason"]) == ("declined", "not_accepted")
@@ -258,7 +247,10 @@ def test_twenty_bots_challenge_each_other_at_random(site: Site) -> None:
     ]
     for bot in bots:
         bot.start()
-    until(lambda: {bot["name"] for bot in server.json("GET", "/v1/bots/online")} >= set(NAMES))
+    until(
+        lambda: {bot["name"] for bot in server.json("GET", "/v1/bots/online")} >= set(NAMES),
+        DEADLINE,
+    )
     run = Run(server, database, secrets)
     threads = [threading.Thread(target=run.challenge, args=(name, n), daemon=True)
                for n, name in enumerate(NAMES)]  # fmt: skip
@@ -274,7 +266,7 @@ def test_twenty_bots_challenge_each_other_at_random(site: Site) -> None:
     codes = {(status, answer.get("code")) for status, answer in run.refusals}
     assert codes <= {(409, "no_opponent"), (429, "too_many_challenges")}, run.refusals
     # Every challenge is answered or lapsed by the sweeper (no read lapses these).
-    until(lambda: all(stored(database, c).status != "open" for c in run.made))
+    until(lambda: all(stored(database, c).status != "open" for c in run.made), DEADLINE)
     challenges = [stored(database, challenge_id) for challenge_id in run.made]
     accepted = [found for found in challenges if found.status == "accepted"]
     assert accepted and any(found.status == "lapsed" for found in challenges)
@@ -319,7 +311,7 @@ def check_matches(server: Server, database: Path, accepted: list[StoredChallenge
     live_ids = [found.live_id for found in accepted]
     assert None not in live_ids and len(set(live_ids)) == len(live_ids)
     for found in accepted:  # both bots joined it: it was announced to both
-        state = until(lambda f=found: joined(server, f.live_id))
+        state = until(lambda f=found: joined(server, f.live_id), DEADLINE)
         assert state["players"] == {"w": found.challenger, "b": found.opponent}
         assert state["variant"] == found.terms.variant
     storage = open_storage(database)

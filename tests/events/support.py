@@ -1,10 +1,12 @@
 """An app on a fresh archive with the tokens of two hosts and five bots, and helpers to
-play an event's live matches in process (the reference bot's random strategy) and to
-submit records."""
+play an event's live matches in process (the reference bot's random strategy), to
+submit records, and to wait for what must happen."""
 
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,11 +17,23 @@ from flask.testing import FlaskClient
 from referee.app import create_app
 from referee.live import service as live
 from referee.storage import open_storage
-from referee.storage.model import Token
+from referee.storage.model.tokens import Token
 from referee.storage.stores import Storage
 from tests.api.support import archive_at
 
 BOTS = ("b1", "b2", "b3", "b4", "b5")
+
+
+def until(what: Callable[[], Any], timeout: float) -> Any:
+    """Poll ``what`` until it answers something true (failing after ``timeout`` seconds);
+    that answer."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = what()
+        if found:
+            return found
+        assert time.monotonic() < deadline, "waited too long"
+        time.sleep(0.02)
 
 
 @dataclass

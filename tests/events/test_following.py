@@ -27,7 +27,7 @@ from referee.events.follow import follow
 from referee.events.tagging import tagged
 from referee.http.streams import StreamLimits
 from referee.storage import Location, open_storage
-from referee.storage.model import EventSeat
+from referee.storage.model.events import EventSeat
 from referee.storage.stores import Storage
 from tests.events.records import played_record, winner_of
 from tests.events.support import Site, make_site

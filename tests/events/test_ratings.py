@@ -12,7 +12,7 @@ from referee.events.ratings import (
     stake,
     underdog_chance,
 )
-from referee.storage.model import RatedMatch
+from referee.storage.model.ratings import RatedMatch
 
 
 def match(number: int, white: str, black: str, winner: str, length: int = 1) -> RatedMatch:

@@ -120,19 +120,19 @@ def test_at_most_six_rated_matches_a_day_between_the_same_two_names(
     move their ratings, the last two count for their events only, each decided from the
     last day's ledger alone (never the whole of it); a re-rating agrees."""
     from referee.events import rated
-    from referee.storage.model import LedgerEntry
-    from referee.storage.sqlite.ratings import RatingReads
+    from referee.storage.model.ratings import LedgerEntry
+    from referee.storage.ratings import Ratings
 
     whole: list[int] = []  # the entries of each read of the ledger from its start
-    ledger = RatingReads.ledger
+    ledger = Ratings.ledger
 
-    def reading(self: RatingReads, variant: str, after_seq: int = 0) -> list[LedgerEntry]:
+    def reading(self: Ratings, variant: str, after_seq: int = 0) -> list[LedgerEntry]:
         entries = ledger(self, variant, after_seq)
         if after_seq == 0 and entries:
             whole.append(len(entries))
         return entries
 
-    monkeypatch.setattr(RatingReads, "ledger", reading)
+    monkeypatch.setattr(Ratings, "ledger", reading)
     for seed in range(8):
         made = create(site, entrants=["Ann", "Bob"] if seed % 2 else ["bob", "Ann"]).get_json()
         event = site.start(made["id"])

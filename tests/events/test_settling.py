@@ -14,7 +14,8 @@ import pytest
 from referee.events import service as events
 from referee.events.keeper import Keeper
 from referee.live import service as live
-from referee.storage.model import StoredEvent, StoredLive
+from referee.storage.model.events import StoredEvent
+from referee.storage.model.live import StoredLive
 from referee.storage.stores import Storage
 from tests.events.support import Site
 

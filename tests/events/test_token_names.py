@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 from referee.events import service
 from referee.live import service as live
-from referee.storage.rows import token
+from referee.storage.tokens import token
 from tests.events.records import played_record
 from tests.events.support import Site
 

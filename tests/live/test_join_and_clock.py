@@ -16,7 +16,7 @@ from referee.live import service
 from referee.live.service import CLOCK, CLOCK_GAP_SECONDS
 from referee.scopes import Scope
 from referee.storage import open_storage, prepare_storage
-from referee.storage.model import Token
+from referee.storage.model.tokens import Token
 from referee.storage.stores import Storage
 
 

@@ -17,7 +17,7 @@ from referee.cli import main
 from referee.live import dice
 from referee.live import service as live
 from referee.storage import open_storage, prepare_storage
-from referee.storage.model import Token
+from referee.storage.model.tokens import Token
 from referee.storage.stores import Storage
 
 

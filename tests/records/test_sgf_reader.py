@@ -26,6 +26,7 @@ from notation.records.sgf_reader import read_sgf
 from notation.records.sgf_syntax import read_trees
 from referee.adjudication import adjudicate, check_record
 from referee.adjudication.budget import WorkLimitError
+from referee.archive.sgf import sgf_of
 from referee.errors import InvalidNotationError, UnknownFormatError
 from vocabulary import BAR
 
@@ -149,6 +150,41 @@ def test_a_setup_in_play_with_dice_is_gnubgs_edit() -> None:
     result = verdict(text)
     assert result["valid"]
     assert "position_edit" in [w["code"] for w in result["games"][0]["warnings"]]
+
+
+def test_an_edit_that_ends_a_game_leaves_no_roll_behind() -> None:
+    board = "PL[W]AE[a:y]AW[e][f][f][f][f][f][h][h][m][m][m][m][m][x][x]"
+    board += "AB[a][a][l][l][l][l][l][q][q][q][s][s][s][s][s]"
+    game = read_sgf(tree(f"\n;W[31hefe]\n;PL[B]DI[52]\n;{board}", length=3)).games[0]
+    assert [action.kind for action in game.actions] == [ActionKind.ROLL, ActionKind.EDIT]
+
+
+UNPLAYED = """ 3 point match
+
+ Game 1
+ Alice : 0                      Bob : 0
+  1) 31: 8/5 6/5                 64: 24/18 13/9
+  2) 65:                                  Wins 1 point
+"""
+"""Alice rolls 65 and resigns without playing it (several plays were legal)."""
+
+
+def test_a_roll_left_unplayed_is_its_dice_alone_as_gnubg_writes_it() -> None:
+    # gnubg reads a dice-only move node as a play of nothing (a move it analyses); its own
+    # import of such a cell, and its SGF of it, keep the dice alone: PL[W]DI[65].
+    checked = adjudicate(UNPLAYED)
+    result = checked.verdict.to_json()
+    assert [w["code"] for w in result["games"][0]["warnings"]] == ["bare_roll"]
+    text = sgf_of(checked.canonical, result)
+    assert text.endswith(";PL[W]DI[65])\n") and ";W[65]" not in text
+    back = read_sgf(text).games[0].actions
+    assert [(a.kind, a.side, a.text) for a in back[2:]] == [
+        (ActionKind.ROLL, "w", "65:"),
+        (ActionKind.WIN, "b", "Wins 1 point"),
+    ]
+    again = verdict(text)
+    assert [w["code"] for w in again["games"][0]["warnings"]] == ["bare_roll"]
+    assert again["games"][0]["termination"] == result["games"][0]["termination"] == "resign"
 
 
 def test_a_setup_in_play_that_keeps_part_of_the_board_is_not_guessed() -> None:

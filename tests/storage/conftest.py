@@ -21,7 +21,7 @@ import pytest
 import referee.storage.postgresql.database
 import referee.storage.sqlite.database
 from referee.storage import Location, open_storage, prepare_storage
-from referee.storage.model import NewMatch
+from referee.storage.model.matches import NewMatch
 from referee.storage.sqlite import close_kept
 from referee.storage.stores import Storage
 from tests.storage.postgresql import required_server

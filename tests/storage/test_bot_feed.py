@@ -12,7 +12,8 @@ from collections.abc import Callable
 import pytest
 
 from referee.storage import open_storage
-from referee.storage.model import ANNOUNCEMENTS, BOTS_TOPIC, CHALLENGE_NEWS, EventChange
+from referee.storage.model.events import EventChange
+from referee.storage.model.feed import ANNOUNCEMENTS, BOTS_TOPIC, CHALLENGE_NEWS
 from referee.storage.stores import Storage
 from tests.storage.conftest import Backend
 from tests.storage.test_challenges import challenge

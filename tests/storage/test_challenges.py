@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from referee.storage.challenge_model import Answer, ChallengeTerms, NewChallenge, Policy
+from referee.storage.model.challenges import Answer, ChallengeTerms, NewChallenge, Policy
 from referee.storage.stores import Storage
 
 TERMS = ChallengeTerms(variant="backgammon", length=3, options={}, clock=(60, 5), rated=True)

@@ -12,7 +12,7 @@ import pytest
 from referee.archive.submit import submit
 from referee.cli import main
 from referee.storage import open_storage, prepare_storage
-from referee.storage.model import MatchQuery
+from referee.storage.model.matches import MatchQuery
 from referee.storage.tables import TABLES, checksum
 from tests.storage.conftest import new_match
 from tests.storage.postgresql import required_server

@@ -18,7 +18,7 @@ import tests.api.support
 from referee.app import create_app
 from referee.cli import main
 from referee.storage import open_storage
-from referee.storage.model import EventQuery
+from referee.storage.model.events import EventQuery
 from referee.storage.stores import Storage
 from tests.events.records import played_record, spoiled
 from tests.events.support import BOTS, Site, make_site

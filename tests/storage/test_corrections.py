@@ -7,16 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from referee.storage.model import (
-    Correction,
-    EventChange,
-    MatchQuery,
-    PlayerRating,
-    RatedMatch,
-    RatingStep,
-    RatingUpdate,
-    Withdrawal,
-)
+from referee.storage.model.events import Correction, EventChange
+from referee.storage.model.matches import MatchQuery, Withdrawal
+from referee.storage.model.ratings import PlayerRating, RatedMatch, RatingStep, RatingUpdate
 from referee.storage.stores import MatchRestingError, Storage
 from tests.storage.conftest import new_match
 from tests.storage.test_events import pairing, started

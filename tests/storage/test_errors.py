@@ -7,7 +7,7 @@ import pytest
 
 from referee.errors import ArchiveBusyError, NotReadyError
 from referee.storage import open_storage, prepare_storage
-from referee.storage.model import MatchQuery
+from referee.storage.model.matches import MatchQuery
 from referee.storage.stores import Storage
 from tests.storage.conftest import Backend, new_match
 

@@ -11,7 +11,8 @@ import time
 import pytest
 
 from referee.storage import open_storage
-from referee.storage.model import EVENT_TOPIC, EventChange, EventSeat
+from referee.storage.model.events import EventChange, EventSeat
+from referee.storage.model.feed import EVENT_TOPIC
 from referee.storage.stores import Storage
 from tests.storage.conftest import Backend
 from tests.storage.test_events import SETUP, pairing, started

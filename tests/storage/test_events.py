@@ -9,19 +9,18 @@ from typing import Any
 
 import pytest
 
-from referee.storage.model import (
+from referee.storage.model.events import (
     BracketOptions,
     EventChange,
     EventQuery,
     EventSeat,
     EventSetup,
-    LiveProgress,
-    LiveSetup,
-    MatchQuery,
-    RatedMatch,
     Seeded,
     StoredPairing,
 )
+from referee.storage.model.live import LiveProgress, LiveSetup
+from referee.storage.model.matches import MatchQuery
+from referee.storage.model.ratings import RatedMatch
 from referee.storage.stores import EventConflictError, Storage
 from tests.storage.conftest import new_match
 

@@ -12,7 +12,8 @@ import psycopg
 import pytest
 
 from referee.storage import open_storage
-from referee.storage.model import LIVE_TOPIC, LiveChange
+from referee.storage.model.feed import LIVE_TOPIC
+from referee.storage.model.live import LiveChange
 from referee.storage.stores import Storage
 from tests.storage.conftest import Backend
 from tests.storage.test_live import PLAYING, SETUP, WAITING

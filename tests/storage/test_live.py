@@ -8,7 +8,8 @@ from dataclasses import replace
 import pytest
 
 from referee.storage.errors import LiveConflictError
-from referee.storage.model import LiveChange, LiveProgress, LiveSetup, MatchQuery, Throw
+from referee.storage.model.live import LiveChange, LiveProgress, LiveSetup, Throw
+from referee.storage.model.matches import MatchQuery
 from referee.storage.stores import Storage
 from tests.storage.conftest import Backend, new_match
 from tests.storage.test_matches import at_once

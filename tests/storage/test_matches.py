@@ -11,7 +11,8 @@ import pytest
 
 from referee.errors import ArchiveBusyError
 from referee.storage import open_storage
-from referee.storage.model import MAX_PAGE, MatchQuery, NewMatch, Rechecked
+from referee.storage.model import MAX_PAGE
+from referee.storage.model.matches import MatchQuery, NewMatch, Rechecked
 from referee.storage.stores import Storage
 from tests.storage.conftest import Backend, new_match
 

@@ -15,7 +15,7 @@ import pytest
 from referee.errors import ArchiveBusyError, NotReadyError, StorageUnavailableError
 from referee.storage import open_storage, prepare_storage
 from referee.storage.errors import StorageError
-from referee.storage.model import MatchQuery
+from referee.storage.model.matches import MatchQuery
 from referee.storage.postgresql import close_pools
 from referee.storage.postgresql.search import document, query, tokens
 from tests.storage.conftest import new_match

@@ -5,14 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from referee.storage.model import (
-    EventChange,
-    EventSetup,
-    PlayerRating,
-    RatedMatch,
-    RatingStep,
-    RatingUpdate,
-)
+from referee.storage.model.events import EventChange, EventSetup
+from referee.storage.model.ratings import PlayerRating, RatedMatch, RatingStep, RatingUpdate
 from referee.storage.stores import Storage
 from tests.storage.conftest import new_match
 

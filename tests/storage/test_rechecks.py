@@ -8,7 +8,8 @@ import threading
 import pytest
 
 from referee.storage import open_storage
-from referee.storage.model import RecheckBatch, Rechecked
+from referee.storage.model.matches import Rechecked
+from referee.storage.model.rechecks import RecheckBatch
 from referee.storage.stores import Storage
 from tests.storage.conftest import Backend, new_match
 

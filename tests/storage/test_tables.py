@@ -14,21 +14,11 @@ import psycopg
 import pytest
 
 from referee.storage import open_storage, prepare_storage
-from referee.storage.challenge_model import Answer, ChallengeTerms, NewChallenge, Policy
-from referee.storage.model import (
-    Correction,
-    EventChange,
-    LiveChange,
-    MatchQuery,
-    PlayerRating,
-    RatedMatch,
-    RatingStep,
-    RatingUpdate,
-    Seeded,
-    StoredPairing,
-    Throw,
-    Withdrawal,
-)
+from referee.storage.model.challenges import Answer, ChallengeTerms, NewChallenge, Policy
+from referee.storage.model.events import Correction, EventChange, Seeded, StoredPairing
+from referee.storage.model.live import LiveChange, Throw
+from referee.storage.model.matches import MatchQuery, Withdrawal
+from referee.storage.model.ratings import PlayerRating, RatedMatch, RatingStep, RatingUpdate
 from referee.storage.stores import Storage
 from referee.storage.tables import (
     BOOLEAN_COLUMNS,

@@ -1,4 +1,8 @@
 """The PostgreSQL backend (psycopg 3, psycopg-pool): chosen by a ``postgresql://`` location.
+The stores are every backend's (``referee.storage.assembly``) over its pooled connections
+(``database.py``) and its SQL where it differs (``dialect.py``); the schema is
+``migrations.py``, the change feed ``feed.py``; what only this backend needs: its bad
+days (``health.py``), text with NUL (``text.py``) and FTS5's words (``search.py``).
 
 One pool per process and location, created on first use: gunicorn builds the app in its
 master (``preload_app``) and forks the workers, so a pool made before a fork is left to
@@ -21,20 +25,13 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool
 
 from referee.errors import NotReadyError
+from referee.storage.assembly import assemble
 from referee.storage.postgresql import database as _database
-from referee.storage.postgresql.challenges import PostgresChallenges
 from referee.storage.postgresql.database import Database, Pool, configure, unreachable
-from referee.storage.postgresql.derived import PostgresDerived
-from referee.storage.postgresql.events import PostgresEvents
+from referee.storage.postgresql.dialect import DIALECT
 from referee.storage.postgresql.feed import feed, stop_feeds
 from referee.storage.postgresql.health import health
-from referee.storage.postgresql.live import PostgresLive
-from referee.storage.postgresql.matches import PostgresMatches
 from referee.storage.postgresql.migrations import prepare
-from referee.storage.postgresql.ratings import PostgresRatings
-from referee.storage.postgresql.rechecks import PostgresRechecks
-from referee.storage.postgresql.tables import PostgresTables
-from referee.storage.postgresql.tokens import PostgresTokens
 from referee.storage.stores import Storage
 
 __all__ = ["close_pools", "open_storage", "prepare"]
@@ -125,16 +122,4 @@ def open_storage(url: str) -> Storage:
     """The stores of the archive at ``url`` (a ``postgresql://`` URL), through this
     process's pool."""
     database = Database(pool(url), url)
-    return Storage(
-        matches=PostgresMatches(database),
-        derived=PostgresDerived(database),
-        live=PostgresLive(database),
-        tokens=PostgresTokens(database),
-        rechecks=PostgresRechecks(database),
-        tables=PostgresTables(database),
-        connection=_Pooled(database),
-        events=PostgresEvents(database),
-        ratings=PostgresRatings(database),
-        feed=feed(url),
-        challenges=PostgresChallenges(database),
-    )
+    return assemble(database, DIALECT, _Pooled(database), feed(url))

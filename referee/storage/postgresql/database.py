@@ -1,4 +1,6 @@
-"""The pooled connections to a PostgreSQL archive, and PostgreSQL's errors as the project's.
+"""The pooled connections to a PostgreSQL archive, and PostgreSQL's errors as the project's:
+the ``Database`` the stores are written against (``referee.storage.sql``; their ``?`` marks
+become psycopg's ``%s`` here, ``marked``).
 
 A store takes a connection from its process's pool for each method and gives it back at
 the method's end (``Database.rows``, ``Database.writing``): a ``Storage`` held by a stream
@@ -21,22 +23,25 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from typing import Any
 
 import psycopg
 from psycopg.rows import DictRow, dict_row
+from psycopg.sql import SQL, Identifier
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from referee.errors import ArchiveBusyError, NotReadyError, StorageUnavailableError
 from referee.storage.errors import StorageError
 from referee.storage.postgresql import text
 from referee.storage.postgresql.health import Health, health
+from referee.storage.sql import Arguments
 
-Arguments = Sequence[object]
 Row = DictRow
 Pool = ConnectionPool[psycopg.Connection[DictRow]]
 
+PAGE = 500
+"""The rows ``scan`` reads at a time."""
 LOCK_TIMEOUT_SECONDS = float(os.environ.get("NARDY_REFEREE_POSTGRESQL_LOCK_TIMEOUT", "5"))
 """How long a statement waits for a row or table lock before the answer is 503."""
 CONNECT_TIMEOUT_SECONDS = 5
@@ -99,17 +104,47 @@ class Database:
         return rows[0] if rows else None
 
     @contextmanager
-    def writing(self) -> Iterator[psycopg.Connection[DictRow]]:
+    def writing(self, live: bool = False) -> Iterator[Transaction]:
         """A write transaction on a connection of the pool, committed when the block
         ends, rolled back when it raises; on a connection of its own after a read-only
         refusal or on a pooled session born read-only (``health.py``), until one
         succeeds (at most the pool's size of them at once: ``_own``): then the pool's
-        sessions are made anew."""
+        sessions are made anew. A ``live`` write is no different here: the row it
+        updates stays locked until it commits."""
         state = health(self.url)
         with translated(self), self._writer(state) as connection, connection.transaction():
-            yield connection
+            yield Transaction(connection)
         if (state.last is not None or state.read_only) and state.wrote():
             self.pool.drain()
+
+    @contextmanager
+    def claiming(self, name: str) -> Iterator[Claim]:
+        """A transaction of its own, on a connection of the pool, holding the rows its
+        claim reads (``FOR UPDATE ... SKIP LOCKED``: others pass over them) until the
+        block ends; its writes are in it, committed at the end."""
+        with (
+            translated(self),
+            self.pool.connection() as connection,
+            connection.transaction(),
+        ):
+            yield Claim(Transaction(connection))
+
+    def scan(self, table: str, columns: Sequence[str], order: str) -> Iterator[Sequence[object]]:
+        """Every row of ``table`` in ``order`` through a cursor on the server, in one
+        transaction (one snapshot), ``PAGE`` rows at a time."""
+        query = SQL("SELECT {} FROM {} ORDER BY {}").format(
+            SQL(", ").join(map(Identifier, columns)), Identifier(table), SQL(order)
+        )
+        with (
+            translated(self),
+            self.pool.connection() as connection,
+            connection.transaction(),
+            connection.cursor(name=f"copy_{table}") as cursor,
+        ):
+            cursor.itersize = PAGE
+            cursor.execute(query)
+            for row in cursor:
+                yield tuple(row.values())
 
     @contextmanager
     def _writer(self, state: Health) -> Iterator[psycopg.Connection[DictRow]]:
@@ -192,6 +227,48 @@ class Database:
         return float(self.pool.timeout)
 
 
+class Transaction:
+    """The statements of one transaction on a connection (``?`` marks)."""
+
+    def __init__(self, connection: psycopg.Connection[DictRow]) -> None:
+        self.connection = connection
+
+    def execute(self, sql: str, arguments: Arguments = ()) -> int:
+        return self.connection.execute(marked(sql), arguments).rowcount
+
+    def rows(self, sql: str, arguments: Arguments = ()) -> list[Row]:
+        return self.connection.execute(marked(sql), arguments).fetchall()
+
+    def row(self, sql: str, arguments: Arguments = ()) -> Row | None:
+        return self.connection.execute(marked(sql), arguments).fetchone()
+
+    def many(self, sql: str, rows: Sequence[Arguments]) -> None:
+        if rows:
+            with self.connection.cursor() as cursor:
+                cursor.executemany(marked(sql), rows)
+
+    def insert(self, sql: str, arguments: Arguments) -> int:
+        inserted = self.row(sql + " RETURNING id", arguments)
+        assert inserted is not None
+        return int(inserted["id"])
+
+
+class Claim:
+    """What a claim reads and writes through: its own transaction (``Database.claiming``)."""
+
+    def __init__(self, transaction: Transaction) -> None:
+        self.transaction = transaction
+
+    def rows(self, sql: str, arguments: Arguments = ()) -> list[Row]:
+        return self.transaction.rows(sql, arguments)
+
+    def row(self, sql: str, arguments: Arguments = ()) -> Row | None:
+        return self.transaction.row(sql, arguments)
+
+    def writing(self) -> AbstractContextManager[Transaction]:
+        return nullcontext(self.transaction)
+
+
 READY_QUERY = (
     "SELECT (SELECT 1 FROM matches LIMIT 1) AS one, pg_is_in_recovery() AS standby,"
     " current_setting('transaction_read_only') AS read_only"
@@ -241,7 +318,7 @@ def let_go_when_read_only(connection: psycopg.Connection[DictRow]) -> Iterator[N
 
 
 def marked(sql: str) -> str:
-    """SQL written with ``?`` marks (``referee.storage.queries``) in psycopg's ``%s``."""
+    """SQL written with ``?`` marks (``referee.storage.sql``) in psycopg's ``%s``."""
     return sql.replace("?", "%s")
 
 

@@ -3,7 +3,7 @@ the pool, fanning out to the waiters of that process.
 
 Every change of a live match sends ``NOTIFY nardy_referee_changes, 'live ID VERSION'`` in
 its own transaction (a trigger on ``live_matches``, migration ``0004_live_notify``), and
-every change of an event ``'event ID VERSION'`` (``PostgresEvents.save``), and every new
+every change of an event ``'event ID VERSION'`` (``notify``, from ``Events.save``), and every new
 announcement to the bots ``'bots 0 SEQ'`` and news of a challenge ``'bots 1 SEQ'`` (the
 last ``seq`` of each, ``notify_bot_news``, sent under the lock that numbers them), so a
 notification arrives only once the change is committed, from whichever instance made it,
@@ -34,8 +34,9 @@ import psycopg
 from psycopg.rows import DictRow
 
 from referee.errors import NotReadyError
-from referee.storage.model import BOTS_TOPIC, Topic
+from referee.storage.model.feed import BOTS_TOPIC, Topic
 from referee.storage.postgresql.database import connect
+from referee.storage.sql import Transaction
 from referee.storage.stores import FeedWaiters
 
 log = logging.getLogger(__name__)
@@ -163,12 +164,17 @@ class PostgresFeed:
         self.waiters.moved(named, parsed[0], parsed[1])
 
 
-def notify_bot_news(connection: psycopg.Connection[DictRow], key: int, table: str) -> None:
+def notify(tx: Transaction, topic: Topic, key: int, counter: int) -> None:
+    """Tell every listener, when ``tx`` commits, that ``key``'s counter is ``counter``."""
+    tx.execute("SELECT pg_notify(?, ?)", [CHANNEL, f"{topic} {key} {counter}"])
+
+
+def notify_bot_news(tx: Transaction, key: int, table: str) -> None:
     """Tell the bot streams of news (``key``: ``ANNOUNCEMENTS`` or ``CHALLENGE_NEWS``) in
     the transaction that added it to ``table``, under the advisory lock that numbers its
     rows: the ``seq`` each notification carries only grows."""
-    connection.execute(
-        f"SELECT pg_notify(%s, %s || (SELECT coalesce(max(seq), 0) FROM {table}))",
+    tx.execute(
+        f"SELECT pg_notify(?, ? || (SELECT coalesce(max(seq), 0) FROM {table}))",
         [CHANNEL, f"{BOTS_TOPIC} {key} "],
     )
 

@@ -1,7 +1,7 @@
 """Free-text search in PostgreSQL with SQLite's answers: the words FTS5 would index.
 
 SQLite's archive searches the players' names, event and site with FTS5 (its ``unicode61``
-tokenizer), every word of the query quoted as a phrase (``sqlite/matches.py``). PostgreSQL's
+tokenizer), every word of the query quoted as a phrase (``sqlite/dialect.py``). PostgreSQL's
 own parser reads the same text differently (``8/5`` is one "file" token there, ``o'neil``
 two words, a hyphenated word three lexemes), so its answers would differ. Here the tokens
 are FTS5's: runs of letters, digits and private-use characters, lower-cased, diacritics

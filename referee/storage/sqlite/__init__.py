@@ -1,5 +1,8 @@
 """The SQLite backend: one file, WAL, STRICT tables, FTS5, sqlite-utils migrations; one
-connection per ``Storage``, shared by its stores.
+connection per ``Storage``, shared by its stores (``referee.storage.assembly``): the
+connection (``database.py``), its SQL where it differs (``dialect.py``), the schema
+(``migrations.py``, and ``startup.py`` on a disk that cannot be written) and the change
+feed (``feed.py``).
 
 A thread keeps its connection open between uses (``Storage.close`` gives it back): opening
 one costs more than most reads, and a worker serves every request of a thread in turn.
@@ -12,18 +15,11 @@ import os
 import threading
 from pathlib import Path
 
-from referee.storage.sqlite.challenges import SqliteChallenges
+from referee.storage.assembly import assemble
 from referee.storage.sqlite.database import DISK, Database
-from referee.storage.sqlite.derived import SqliteDerived
-from referee.storage.sqlite.events import SqliteEvents
+from referee.storage.sqlite.dialect import DIALECT
 from referee.storage.sqlite.feed import feed
-from referee.storage.sqlite.live import SqliteLive
-from referee.storage.sqlite.matches import SqliteMatches
-from referee.storage.sqlite.ratings import SqliteRatings
-from referee.storage.sqlite.rechecks import SqliteRechecks
 from referee.storage.sqlite.startup import prepare
-from referee.storage.sqlite.tables import SqliteTables
-from referee.storage.sqlite.tokens import SqliteTokens
 from referee.storage.stores import Storage
 
 __all__ = ["close_kept", "open_storage", "prepare"]
@@ -83,16 +79,4 @@ def open_storage(path: Path) -> Storage:
     database = _idle().pop(key, None)
     if database is None or not path.exists():  # never write on into a file since removed
         database = Database(path)
-    return Storage(
-        matches=SqliteMatches(database),
-        derived=SqliteDerived(database),
-        live=SqliteLive(database),
-        tokens=SqliteTokens(database),
-        rechecks=SqliteRechecks(database),
-        tables=SqliteTables(database),
-        connection=_Lent(database, key),
-        events=SqliteEvents(database),
-        ratings=SqliteRatings(database),
-        feed=feed(path),
-        challenges=SqliteChallenges(database),
-    )
+    return assemble(database, DIALECT, _Lent(database, key), feed(path))

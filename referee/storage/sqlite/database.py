@@ -1,5 +1,6 @@
 """One connection to the SQLite archive file: reads, write transactions that take the
-write lock up front, the queue of live writers, and SQLite's errors as the project's.
+write lock up front, the queue of live writers, and SQLite's errors as the project's: the
+``Database`` the stores are written against (``referee.storage.sql``).
 
 Several gunicorn workers may write at once: a write takes the lock at its start
 (``BEGIN IMMEDIATE``) and waits for it up to ``BUSY_TIMEOUT_SECONDS`` (shorter than any
@@ -23,11 +24,12 @@ import sqlite_utils
 
 from referee.errors import ArchiveBusyError, NotReadyError, StorageUnavailableError
 from referee.storage.errors import StorageError
+from referee.storage.sql import Arguments, marks
 
 BUSY_TIMEOUT_SECONDS = 5.0
 _BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
-
-Arguments = Sequence[object]
+PAGE = 500
+"""The rows ``scan`` reads at a time."""
 
 
 class Database:
@@ -80,9 +82,7 @@ class Database:
 
     def _rows(self, sql: str, arguments: Arguments) -> list[sqlite3.Row]:
         with translated():
-            cursor = self.connection.cursor()
-            cursor.row_factory = sqlite3.Row
-            return cursor.execute(sql, arguments).fetchall()
+            return named(self.connection).execute(sql, arguments).fetchall()
 
     def row(self, sql: str, arguments: Arguments = ()) -> sqlite3.Row | None:
         """The first row a query answers (None: no row)."""
@@ -90,7 +90,7 @@ class Database:
         return rows[0] if rows else None
 
     @contextmanager
-    def writing(self, live: bool = False) -> Iterator[sqlite3.Connection]:
+    def writing(self, live: bool = False) -> Iterator[Transaction]:
         """A write transaction that holds SQLite's write lock from its start, committed
         when the block ends, rolled back when it raises. A ``live`` writer first queues
         on a lock file (``queued``) and commits with ``synchronous=NORMAL`` (WAL: a
@@ -109,7 +109,7 @@ class Database:
                         connection.commit()
                     connection.execute("BEGIN IMMEDIATE")
                     try:
-                        yield connection
+                        yield Transaction(connection)
                     except BaseException:
                         connection.rollback()
                         raise
@@ -126,6 +126,34 @@ class Database:
                 " try the write again later"
             ) from error
         DISK.wrote()
+
+    @contextmanager
+    def claiming(self, name: str) -> Iterator[Database]:
+        """One process at a time holds work named ``name``: a lock file beside the archive
+        (``*.NAME-lock``), let go when the block ends or the process dies; its reads and
+        writes are this connection's own, each write a short transaction."""
+        with queued(f"{self.path}.{name}-lock"):
+            yield self
+
+    def scan(self, table: str, columns: Sequence[str], order: str) -> Iterator[Sequence[object]]:
+        """Every row of ``table`` in ``order``, ``PAGE`` at a time, each page after the
+        last row's keys (no transaction held between pages)."""
+        names = ", ".join(f'"{name}"' for name in columns)
+        keys = [key.strip() for key in order.split(",")]
+        after: tuple[object, ...] | None = None
+        while True:
+            where = "1 = 1"
+            if after is not None:
+                where = f"({', '.join(keys)}) > ({marks(len(keys))})"
+            found = self.rows(
+                f"SELECT {names}, {order} FROM {table} WHERE {where} ORDER BY {order} LIMIT {PAGE}",
+                list(after or ()),
+            )
+            for row in found:
+                yield tuple(row)[: len(columns)]
+            if len(found) < PAGE:
+                return
+            after = tuple(found[-1])[len(columns) :]
 
     def ready(self) -> None:
         """Read from the file: ArchiveBusyError when it cannot be read now, NotReadyError
@@ -146,6 +174,38 @@ class Database:
 
     def close(self) -> None:
         self.connection.close()
+
+
+class Transaction:
+    """The statements of one write transaction on the connection (``Database.writing``)."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    def execute(self, sql: str, arguments: Arguments = ()) -> int:
+        return self.connection.execute(sql, arguments).rowcount
+
+    def rows(self, sql: str, arguments: Arguments = ()) -> list[sqlite3.Row]:
+        return named(self.connection).execute(sql, arguments).fetchall()
+
+    def row(self, sql: str, arguments: Arguments = ()) -> sqlite3.Row | None:
+        found: sqlite3.Row | None = named(self.connection).execute(sql, arguments).fetchone()
+        return found
+
+    def many(self, sql: str, rows: Sequence[Arguments]) -> None:
+        self.connection.executemany(sql, rows)
+
+    def insert(self, sql: str, arguments: Arguments) -> int:
+        inserted = self.connection.execute(sql, arguments).lastrowid
+        assert inserted is not None
+        return inserted
+
+
+def named(connection: sqlite3.Connection) -> sqlite3.Cursor:
+    """A cursor whose rows are read by column name."""
+    cursor = connection.cursor()
+    cursor.row_factory = sqlite3.Row
+    return cursor
 
 
 @contextmanager

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from referee.errors import ArchiveBusyError, NotReadyError
 from referee.storage.errors import StorageError
-from referee.storage.model import (
+from referee.storage.model.feed import (
     ANNOUNCEMENTS,
     BOTS_TOPIC,
     CHALLENGE_NEWS,

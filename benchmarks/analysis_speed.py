@@ -1,0 +1,150 @@
+"""Analysis speed: matches analysed per minute at 0-ply and at 2-ply, the referee's path
+(``referee.analysis.analyse`` in its three steps: ``prepare``, checking the record and its
+SGF export; ``run_gnubg``, one gnubg process with the per-game statistics and the figures
+script; ``read_back``) beside gnubg run by hand on the same files (one ``gnubg -t -q``
+process a file: ``import mat``, ``analyse match``, ``show statistics match``), one
+analysis at a time.
+
+The two are interleaved file by file, ``--rounds`` times, and each file's best time of
+each is kept (a shared machine's other work only ever adds time), as wall time and as
+processor time (this process's and gnubg's: what a busy machine disturbs least). The
+overhead is the referee's time over gnubg's. 0-ply runs the 44 corpus records; 2-ply the
+``--two-ply`` shortest ones of 20 actions or more, once each (a long match takes minutes
+at 2-ply).
+
+    python benchmarks/analysis_speed.py [--rounds 3] [--two-ply 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from referee.analysis import Settings, prepare, read_back
+from referee.analysis.gnubg import find_gnubg, run_gnubg
+from tests.corpus import MAT
+
+
+@dataclass
+class Spent:
+    """Seconds of one run: wall time, and processor time of this process and of gnubg."""
+
+    wall: float = 0.0
+    own: float = 0.0
+    gnubg: float = 0.0
+
+    @property
+    def processor(self) -> float:
+        return self.own + self.gnubg
+
+
+@contextmanager
+def spending(spent: Spent) -> Iterator[None]:
+    """Add the time spent in the block to ``spent``."""
+    wall, own, children = time.perf_counter(), time.process_time(), _children()
+    yield
+    spent.wall += time.perf_counter() - wall
+    spent.own += time.process_time() - own
+    spent.gnubg += _children() - children
+
+
+def _children() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def by_hand(program: str, path: Path, plies: int) -> None:
+    """gnubg as a player runs it on one file."""
+    commands = [
+        f"set analysis chequerplay evaluation plies {plies}",
+        f"set analysis cubedecision evaluation plies {plies}",
+        f'import mat "{path}"',
+        "analyse match",
+        "show statistics match",
+    ]
+    subprocess.run(
+        [program, "-t", "-q"],
+        input="\n".join(commands) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+
+
+def referee(program: str, text: str, settings: Settings) -> tuple[Spent, Spent, Spent]:
+    """``analyse``'s three steps, each timed: before gnubg, gnubg, after."""
+    steps = Spent(), Spent(), Spent()
+    with spending(steps[0]):
+        prepared = prepare(text)
+    with spending(steps[1]):
+        output = run_gnubg(prepared.sgf, settings, len(prepared.games), program, 3600)
+    with spending(steps[2]):
+        read_back(output, prepared, settings)
+    return steps
+
+
+def measure(program: str, files: list[Path], plies: int, rounds: int) -> None:
+    """Both ways over ``files``, interleaved file by file, each file's best of ``rounds``
+    kept (wall and processor time each)."""
+    settings = Settings(plies, plies)
+    ours: dict[Path, list[tuple[Spent, Spent, Spent]]] = {path: [] for path in files}
+    hand: dict[Path, list[Spent]] = {path: [] for path in files}
+    for _ in range(rounds):
+        for path in files:
+            ours[path].append(referee(program, path.read_text(), settings))
+            hand[path].append(Spent())
+            with spending(hand[path][-1]):
+                by_hand(program, path, plies)
+    print(f"{plies}-ply, {len(files)} files, each file's best of {rounds}:")
+    for what in ("wall", "processor"):
+        mine = [
+            min(runs, key=lambda steps: sum(_of(step, what) for step in steps))
+            for runs in ours.values()
+        ]
+        steps = [sum(_of(run[index], what) for run in mine) for index in range(3)]
+        theirs = sum(min(_of(run, what) for run in runs) for runs in hand.values())
+        total = sum(steps)
+        print(
+            f"  {what} time: referee {total:.1f} s ({60 * len(files) / total:.1f} matches a"
+            f" minute: before gnubg {steps[0]:.2f} s, gnubg {steps[1]:.1f} s, after"
+            f" {steps[2]:.2f} s), by hand {theirs:.1f} s ({60 * len(files) / theirs:.1f} a"
+            f" minute): overhead {100 * (total / theirs - 1):+.1f} %"
+        )
+
+
+def _of(spent: Spent, what: str) -> float:
+    return spent.wall if what == "wall" else spent.processor
+
+
+def actions(path: Path) -> int:
+    return prepare(path.read_text()).actions
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--two-ply", type=int, default=4, help="files analysed at 2-ply")
+    args = parser.parse_args()
+    program = find_gnubg()
+    files = sorted(MAT.glob("*.mat"))
+    if not files:
+        sys.exit(f"no corpus at {MAT}")
+    version = subprocess.run([program, "--version"], capture_output=True, text=True)
+    print(f"{version.stdout.splitlines()[0]} at {program}")
+    measure(program, files, 0, args.rounds)
+    counted = {path: actions(path) for path in files}
+    shortest = sorted((path for path in files if counted[path] >= 20), key=counted.__getitem__)
+    measure(program, shortest[: args.two_ply], 2, 1)  # once: minutes a file at 2-ply
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+"""How well a match was played (ANALYSIS.md): GNU Backgammon's analysis of a backgammon
+record, gnubg run as a separate program. ``analyse`` (``service``) takes a record's text
+and the settings (``settings``) and gives a frozen ``Analysis`` (``result``, with its
+JSON): each player's figures as gnubg prints them (``statistics``) and each action's
+loss, mark, best play and luck (``actions``). It takes three steps a job system may take
+apart: ``prepare`` (refuses a record before gnubg runs), ``gnubg.run_gnubg`` (the
+program, one process; ``in_gnubg.py`` is run by gnubg's own Python, never imported here)
+and ``read_back``. ``errors`` says why an analysis was not made."""
+
+from referee.analysis.errors import (
+    AnalysisError,
+    EngineFailedError,
+    EngineMissingError,
+    EngineTimeoutError,
+    NoEngineError,
+)
+from referee.analysis.result import Analysis, GameAnalysis, Sides
+from referee.analysis.service import Prepared, analyse, prepare, read_back, time_allowed
+from referee.analysis.settings import EngineName, InvalidSettingsError, Settings
+
+__all__ = [
+    "Analysis",
+    "AnalysisError",
+    "EngineFailedError",
+    "EngineMissingError",
+    "EngineName",
+    "EngineTimeoutError",
+    "GameAnalysis",
+    "InvalidSettingsError",
+    "NoEngineError",
+    "Prepared",
+    "Settings",
+    "Sides",
+    "analyse",
+    "prepare",
+    "read_back",
+    "time_allowed",
+]

@@ -1,0 +1,195 @@
+"""GNU Backgammon run as a separate program (Debian's ``gnubg``, text mode; GPL, never
+imported): one process per analysis, in a directory of its own, fed commands on stdin and
+stopped when its time is up.
+
+The commands load the record (the referee's own SGF export), set the plies, run
+``analyse match``, print ``show statistics match`` and ``show statistics game`` for each
+game, then run ``in_gnubg.py`` in gnubg's Python to write every record's figures as JSON.
+Between the steps an unknown word (``nardy-referee-step-`` with a token of the run's, which
+no player's name in the record can foresee) makes gnubg answer with a line that names it,
+so its output is cut into the steps that printed it. gnubg reads no
+settings of its user (``-r``, ``HOME`` the working directory) and speaks C's English."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.analysis.errors import EngineFailedError, EngineMissingError, EngineTimeoutError
+from referee.analysis.settings import Settings
+from referee.errors import shortened
+
+PROGRAM_VARIABLE = "NARDY_REFEREE_GNUBG"
+"""Where gnubg is, when it is neither on the PATH nor in /usr/games (Debian's place)."""
+DEBIAN_PROGRAM = "/usr/games/gnubg"
+THRESHOLDS = {
+    "doubtful": "0.03",
+    "bad": "0.06",
+    "verybad": "0.12",
+    "lucky": "0.3",
+    "verylucky": "0.6",
+    "unlucky": "0.3",
+    "veryunlucky": "0.6",
+}
+"""gnubg's default analysis thresholds (ANALYSIS.md §1), set again in case they differ."""
+SCRIPT = Path(__file__).with_name("in_gnubg.py")
+RECORD_FILE, FIGURES_FILE = "record.sgf", "analysis.json"
+STEP = "nardy-referee-step-"
+_VERSION = re.compile(r"GNU Backgammon (\d[\w.]*)")
+_BOARD_LINE = re.compile(r"^(?:[ v^][|+]|\s*GNU Backgammon +Position ID|\s*Match ID +:)")
+WORDS_SHOWN = 6
+"""Lines of gnubg's own words a failure repeats, at most."""
+
+
+@dataclass(frozen=True, slots=True)
+class GnubgOutput:
+    """What one gnubg run printed and wrote: its version, ``show statistics`` of the match
+    and of each game, and each game's records with their figures (``in_gnubg.py``)."""
+
+    version: str
+    match_statistics: str
+    game_statistics: tuple[str, ...]
+    games: tuple[tuple[Mapping[str, Any], ...], ...]
+
+
+def find_gnubg(program: str | None = None) -> str:
+    """gnubg's executable: ``program`` when given, else ``$NARDY_REFEREE_GNUBG``, else
+    ``gnubg`` on the PATH, else Debian's /usr/games/gnubg; EngineMissingError when none."""
+    wanted = program or os.environ.get(PROGRAM_VARIABLE)
+    found = (
+        shutil.which(wanted) if wanted else shutil.which("gnubg") or shutil.which(DEBIAN_PROGRAM)
+    )
+    if found is None:
+        where = wanted or f"the PATH nor {DEBIAN_PROGRAM}"
+        raise EngineMissingError(
+            f"gnubg is not installed: not found in {where} (Debian: apt-get install gnubg;"
+            f" ${PROGRAM_VARIABLE} names another place)"
+        )
+    return found
+
+
+def commands(settings: Settings, games: int, step: str) -> str:
+    """The commands of one analysis, ``step`` and a step's name before each step."""
+    lines = [
+        f"set analysis chequerplay evaluation plies {settings.chequer_plies}",
+        f"set analysis cubedecision evaluation plies {settings.cube_plies}",
+        *(f"set analysis threshold {name} {value}" for name, value in THRESHOLDS.items()),
+        f"{step}load",
+        f'load match "{RECORD_FILE}"',
+        f"{step}analyse",
+        "analyse match",
+        f"{step}match",
+        "show statistics match",
+    ]
+    for number in range(1, games + 1):
+        lines += [f"{step}game-{number}", "first game" if number == 1 else "next game"]
+        lines.append("show statistics game")
+    lines += [f"{step}figures", f'load python "{SCRIPT.name}"', f"{step}end"]
+    return "\n".join(lines) + "\n"
+
+
+def run_gnubg(
+    sgf: str, settings: Settings, games: int, program: str, timeout: float
+) -> GnubgOutput:
+    """Analyse the ``games`` games of the SGF record ``sgf`` with gnubg at ``program``;
+    EngineTimeoutError past ``timeout`` seconds (gnubg is killed), EngineFailedError when
+    gnubg refuses the record or stops without every figure (its own words said)."""
+    step = f"{STEP}{secrets.token_hex(8)}-"
+    with tempfile.TemporaryDirectory(prefix="nardy-gnubg-") as folder:
+        place = Path(folder)
+        (place / RECORD_FILE).write_text(sgf, encoding="utf-8")
+        shutil.copyfile(SCRIPT, place / SCRIPT.name)
+        printed, status = _run(program, commands(settings, games, step), place, timeout)
+        steps = dict(_steps(printed, step))
+        found = _figures(place / FIGURES_FILE)
+    if status != 0:
+        after = [text for name, text in steps.items() if name != "start"]
+        said = _words("".join(after) if after else printed)
+        raise EngineFailedError(f"gnubg stopped with status {status}: {said}")
+    if found is None or len(found["games"]) != games:
+        said = _words(steps.get("load", "") + steps.get("analyse", ""))
+        if found is None:  # gnubg's Python did not write the figures: say why
+            said = _words(steps.get("load", "") + steps.get("figures", ""))
+        read = f"{len(found['games'])} of the {games} games" if found else "no figures"
+        raise EngineFailedError(f"gnubg read {read} of the record: {said}")
+    wanted = ["match", *(f"game-{number}" for number in range(1, games + 1))]
+    if any(name not in steps for name in wanted):
+        raise EngineFailedError(f"gnubg did not print every statistic: {_words(printed)}")
+    version = _VERSION.search(steps.get("start", ""))
+    return GnubgOutput(
+        version.group(1) if version else "unknown",
+        steps["match"],
+        tuple(steps[f"game-{number}"] for number in range(1, games + 1)),
+        tuple(tuple(game) for game in found["games"]),
+    )
+
+
+def _run(program: str, script: str, place: Path, timeout: float) -> tuple[str, int]:
+    """gnubg's output (stdout and stderr as one, in the order printed) and exit status."""
+    environment = {
+        **os.environ,
+        "HOME": str(place),
+        "LC_ALL": "C",
+        "LANG": "C",
+        "LANGUAGE": "C",
+    }
+    try:
+        done = subprocess.run(
+            [program, "-t", "-q", "-r"],
+            input=script,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            cwd=place,
+            env=environment,
+            timeout=timeout,
+            text=True,
+            errors="replace",
+            check=False,
+        )
+    except subprocess.TimeoutExpired:  # subprocess.run has killed gnubg and waited for it
+        raise EngineTimeoutError(
+            f"gnubg was still analysing after {timeout:g} s and was stopped"
+        ) from None
+    except OSError as error:
+        raise EngineMissingError(f"gnubg could not be started ({program}): {error}") from None
+    return done.stdout, done.returncode
+
+
+def _figures(path: Path) -> Any:
+    """What ``in_gnubg.py`` wrote, or None when it wrote nothing readable."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _steps(printed: str, step: str) -> Iterator[tuple[str, str]]:
+    """Each step's name and what gnubg printed in it (``start`` before the first)."""
+    marker = re.compile(re.escape(step) + r"([a-z0-9-]+)")
+    name, lines = "start", []
+    for line in printed.splitlines():
+        found = marker.search(line)
+        if found is None:
+            lines.append(line)
+            continue
+        yield name, "\n".join(lines) + "\n"
+        name, lines = found.group(1), []
+    yield name, "\n".join(lines) + "\n"
+
+
+def _words(printed: str) -> str:
+    """gnubg's own words in ``printed``: its lines but boards and blanks, the first few."""
+    lines = (line for line in printed.splitlines() if not _BOARD_LINE.match(line))
+    said = [line.strip() for line in lines if line.strip()]
+    if not said:
+        return "it said nothing"
+    return str(shortened("; ".join(said[:WORDS_SHOWN])))

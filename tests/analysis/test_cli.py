@@ -1,0 +1,64 @@
+"""``nardy-referee analyse``: record files analysed without a server, a table for people
+(a column per player, named as the record names them, a row per figure, what PR is) or
+each analysis's JSON; exit 2, with the code and the words, for a file not analysed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.players.gnubg import require_gnubg
+from tests.server import ROOT
+
+EXAMPLES = ROOT / "examples"
+
+
+def command(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "referee.cli", "analyse", *argv],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_the_table_and_the_json_say_the_same(tmp_path: Path) -> None:
+    gnubg = require_gnubg()
+    record = str(EXAMPLES / "backgammon_match.mat")
+    table = command("--plies", "0", "--gnubg", gnubg, record)
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.splitlines()
+    assert lines[0].startswith(f"{record}: analysed by gnubg ")
+    assert "chequer play 0-ply, cube 0-ply, 3 games" in lines[0]
+    assert lines[1].split() == ["Alice", "Bob"]
+    rows = {line[:36].strip(): line[36:].split() for line in lines[2:-1]}
+    assert "gnubg's judgement on eXtreme Gammon's scale" in lines[-1]
+    done = command("--plies", "0", "--json", "--gnubg", gnubg, record)
+    assert done.returncode == 0, done.stderr
+    analysis = json.loads(done.stdout)
+    assert (analysis["file"], analysis["status"]) == (record, "done")
+    assert analysis["settings"] == {"chequer_plies": 0, "cube_plies": 0}
+    for column, side in enumerate("wb"):
+        stats = analysis["players"][side]
+        assert float(rows["PR"][column]) == stats["pr"]
+        assert int(rows["Moves"][column]) == stats["chequer"]["total_moves"]
+        assert float(rows["Cube error total (EMG)"][column]) == stats["cube"]["error_total_emg"]
+
+
+def test_a_file_not_analysed_is_said_and_the_others_are_done() -> None:
+    gnubg = require_gnubg()
+    nardy, backgammon = EXAMPLES / "long_nardy_match.mat", EXAMPLES / "backgammon_match.mat"
+    done = command("--plies", "0", "--json", "--gnubg", gnubg, str(nardy), str(backgammon))
+    assert done.returncode == 2
+    assert f"{nardy}: error (no_engine): no engine analyses long-nardy" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(backgammon)]
+
+
+def test_gnubg_missing_is_said(tmp_path: Path) -> None:
+    done = command("--gnubg", str(tmp_path / "gnubg"), str(EXAMPLES / "backgammon_match.mat"))
+    assert done.returncode == 2
+    assert "error (engine_missing): gnubg is not installed" in done.stderr
+    assert done.stdout == ""
