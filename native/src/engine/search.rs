@@ -181,10 +181,15 @@ mod tests {
     use crate::engine::game::layout_with;
     use crate::rules::variants::Variant;
 
+    /// A small untrained network of `variant` from `seed`, and the variant's rules.
+    fn untrained(variant: Variant, seed: u64) -> (Network, Rules) {
+        let net = Network::new(variant, 8, seed).unwrap();
+        (net, Rules::default_for(variant).unwrap())
+    }
+
     #[test]
     fn a_play_that_bears_off_the_last_checker_wins_at_any_depth() {
-        let net = Network::new(Variant::LongNardy, 8, 1).unwrap();
-        let rules = Rules::default_for(Variant::LongNardy).unwrap();
+        let (net, rules) = untrained(Variant::LongNardy, 1);
         let mut searcher = Searcher::new(&net, rules).unwrap();
         let before = Position {
             mine: layout_with(&[(1, 1), (2, 1)]),
@@ -201,8 +206,7 @@ mod tests {
 
     #[test]
     fn one_ply_keeps_every_play_and_ranks_best_first() {
-        let net = Network::new(Variant::Khachapuri, 8, 2).unwrap();
-        let rules = Rules::default_for(Variant::Khachapuri).unwrap();
+        let (net, rules) = untrained(Variant::Khachapuri, 2);
         let mut searcher = Searcher::new(&net, rules).unwrap();
         let start = rules.start();
         let mut plays = Vec::new();
@@ -218,8 +222,7 @@ mod tests {
 
     #[test]
     fn a_lone_candidate_is_chosen_without_a_deeper_look() {
-        let net = Network::new(Variant::LongNardy, 8, 1).unwrap();
-        let rules = Rules::default_for(Variant::LongNardy).unwrap();
+        let (net, rules) = untrained(Variant::LongNardy, 1);
         let mut searcher = Searcher::new(&net, rules).unwrap();
         let start = rules.start();
         let plays = [start.mine];
@@ -230,8 +233,7 @@ mod tests {
 
     #[test]
     fn the_deep_estimate_averages_the_replies_into_chances() {
-        let net = Network::new(Variant::LongNardy, 8, 3).unwrap();
-        let rules = Rules::default_for(Variant::LongNardy).unwrap();
+        let (net, rules) = untrained(Variant::LongNardy, 3);
         let mut searcher = Searcher::new(&net, rules).unwrap();
         let start = rules.start();
         let mut played = start.mine;
