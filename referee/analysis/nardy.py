@@ -26,7 +26,7 @@ from referee.analysis.settings import EngineName, Settings
 from referee.analysis.statistics import ChequerStats, LuckStats, OverallStats, PlayerStats
 from referee.analysis.validity import require_valid
 from referee.bridge import read_position
-from referee.players.builtin import PLIES, BuiltinEngine, RankedPlay, network
+from referee.players.builtin import PLIES, BuiltinEngine, RankedPlay, network, play_options
 from referee.players.gnubg import EngineError
 from referee.players.nardy import NARDY, Question
 from referee.plays import PlaysService
@@ -35,7 +35,7 @@ from referee.rules.engine import CHOSEN, Engine
 from referee.rules.options import Options
 from referee.rules.position import Position
 from referee.rules.variants import find_variant
-from vocabulary import Phase, Side
+from vocabulary import CHECKERS, Phase, Side
 
 ENGINE_NAME = "nardy-referee"
 MARKS = ((-0.120, Mark.VERY_BAD), (-0.060, Mark.BAD), (-0.030, Mark.DOUBTFUL))
@@ -118,13 +118,10 @@ class Judge:
     def roll(self, index: int, step: ReplayStep) -> ActionAnalysis:
         """A roll and its play: its loss against the best play for the roll (None when
         the play was forced) and its luck against the average roll."""
-        before = read_position(step.position_before)
-        assert step.action.dice is not None
-        side = Side(step.action.side)  # the opening roll's position has no side to play yet
-        rolled = replace(before, turn=side, dice=step.action.dice, phase=Phase.MOVE)
+        rolled = self.rolled(step)
         played_board = read_position(step.position_after).board
         ranked = self.engine.ranked(Question(rolled, self.options))
-        boards = self._boards(rolled, ranked)
+        boards = self.boards(rolled, ranked)
         best = ranked[0]
         loss, mark = None, None
         if len(set(boards)) > 1:
@@ -132,9 +129,9 @@ class Judge:
                 (r for r, b in zip(ranked, boards, strict=True) if b == played_board), None
             )
             if played is not None:
-                loss = (played.equity - best.equity) / self.unit
+                loss = (self.searched(rolled, played, played_board) - best.equity) / self.unit
                 mark = next((m for limit, m in MARKS if loss <= limit), None)
-        luck = self._luck(rolled)
+        luck = self.luck(rolled)
         luck_mark = next(
             (m for limit, m in LUCK_MARKS if (luck >= limit if limit > 0 else luck <= limit)),
             None,
@@ -144,7 +141,16 @@ class Judge:
             _rounded(loss), mark, _rounded(luck), luck_mark,
         )  # fmt: skip
 
-    def _boards(self, rolled: Position, ranked: list[RankedPlay]) -> list[Board]:
+    @staticmethod
+    def rolled(step: ReplayStep) -> Position:
+        """The position a roll's play is made from: the replay's, with the roll's side
+        (the opening roll's position has none yet) and dice."""
+        assert step.action.dice is not None
+        before = read_position(step.position_before)
+        side = Side(step.action.side)
+        return replace(before, turn=side, dice=step.action.dice, phase=Phase.MOVE)
+
+    def boards(self, rolled: Position, ranked: list[RankedPlay]) -> list[Board]:
         """The board each ranked play leaves (plays written otherwise may leave the same)."""
         service = PlaysService.of(rolled, self.options)
         boards = []
@@ -154,14 +160,29 @@ class Judge:
             boards.append(judged.board)
         return boards
 
-    def _luck(self, rolled: Position) -> float:
+    def searched(self, rolled: Position, play: RankedPlay, board: Board) -> float:
+        """``play``'s equity searched as deep as the best's: at 1-ply the engine searches
+        only its best few plays again, so a play it left at 0-ply is searched here as it
+        searches its candidates (each of the opponent's 21 rolls answered by his best
+        reply at 0-ply). A play that bears off the last checker is its score."""
+        side = rolled.turn
+        assert side is not None
+        if play.plies >= self.engine.plies or board.borne_off(side) == CHECKERS:
+            return play.equity
+        net, options = network(rolled.variant.id), play_options(self.options)
+        mine, theirs = list(board.layout(side.other)), list(board.layout(side))
+        replies = [
+            (dice, RankedPlay.of(net.choose(mine, theirs, dice, 0, options))) for dice in ROLLS
+        ]
+        return -sum(_weight(dice) * reply.equity for dice, reply in replies) / 36
+
+    def luck(self, rolled: Position) -> float:
         """The best equity of the roll made less the average roll's best, at 0-ply, in
         a single game's points."""
         best = {dice: self._best(rolled, dice) for dice in ROLLS}
-        average = sum(value * (1 if high == low else 2) for (high, low), value in best.items())
+        average = sum(_weight(dice) * value for dice, value in best.items()) / 36
         assert rolled.dice is not None
-        high, low = max(rolled.dice), min(rolled.dice)
-        return (best[high, low] - average / 36) / self.unit
+        return (best[max(rolled.dice), min(rolled.dice)] - average) / self.unit
 
     def _best(self, rolled: Position, dice: tuple[int, int]) -> float:
         question = Question(replace(rolled, dice=dice), self.options)
@@ -198,6 +219,11 @@ def figures(actions: tuple[ActionAnalysis, ...] | list[ActionAnalysis], side: st
     )
     overall = OverallStats(error_total_emg=_rounded(error), error_rate_memg=rate)
     return PlayerStats(chequer, luck_stats, None, overall)
+
+
+def _weight(dice: tuple[int, int]) -> int:
+    """How many of the 36 throws give ``dice``: a double one, any other roll two."""
+    return 1 if dice[0] == dice[1] else 2
 
 
 def _rounded(value: float | None) -> float | None:

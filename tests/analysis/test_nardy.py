@@ -6,6 +6,7 @@ judgement, in long nardy and khachapuri, matches and money sessions."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -13,10 +14,11 @@ from notation.records.mat_writer import write_mat
 from notation.records.model import MatchText
 from referee.adjudication import adjudicate
 from referee.analysis import Analysis, NoEngineError, Settings, analyse
-from referee.analysis.nardy import analyse_nardy
+from referee.analysis.nardy import Judge, analyse_nardy
 from referee.live.record import game_texts
 from referee.live.table import Action, Table
 from referee.players.builtin import BuiltinEngine
+from referee.players.nardy import Question
 from tests.native.conftest import native  # noqa: F401 (the fixture: built, or skipped)
 from tests.played import PLAYERS, SeededDice, match_record, money_session
 
@@ -120,3 +122,27 @@ def test_settings_past_one_ply_search_one() -> None:
     assert "1-ply" in deep.engine.version
     assert deep.settings == Settings(3, 3)
     assert deep.to_json()["players"]["w"]["cube"] is None
+
+
+@pytest.mark.parametrize("variant", ["long-nardy", "khachapuri"])
+def test_a_play_is_searched_as_the_engine_searches_its_candidates(variant: str) -> None:
+    """The analysis searches a play the engine left at 0-ply as the native search does its
+    best few: checked on the plays the native search did take to 1-ply."""
+    record = money_session(variant, 2, {}, 9)
+    judge = Judge.of(variant, {}, Settings(1, 0))
+    compared = 0
+    for steps in adjudicate(record, replay=True).replays:
+        for step in steps[:30]:
+            if step.action.dice is None or step.play is None:
+                continue
+            rolled = judge.rolled(step)
+            ranked = judge.engine.ranked(Question(rolled, judge.options))
+            boards = judge.boards(rolled, ranked)
+            for play, board in list(zip(ranked, boards, strict=True))[:3]:
+                if play.plies == 1:
+                    again = replace(play, plies=0)
+                    assert judge.searched(rolled, again, board) == pytest.approx(
+                        play.equity, abs=1e-4
+                    )
+                    compared += 1
+    assert compared > 20
