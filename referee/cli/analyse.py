@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from notation.records.formats import NAMES
 from referee.cli.common import EXIT_BAD_INPUT, EXIT_OK, add_database
@@ -18,10 +18,7 @@ from referee.cli.progress import Progress, progress
 
 if TYPE_CHECKING:
     from referee.analysis import Analysis
-    from referee.analysis.statistics import PlayerStats
     from referee.archive.analysis_worker import Made
-
-PR_NOTE = "PR: gnubg's judgement on eXtreme Gammon's scale (not XG's own figure)."
 
 
 def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -179,31 +176,11 @@ def _print(bar: Progress, label: str, analysis: Analysis, as_json: bool) -> None
         bar.echo(describe_analysis(label, analysis))
 
 
-ROWS = (
-    ("PR", "pr"),
-    ("Overall error rate (mEMG)", "overall.error_rate_memg"),
-    ("Overall rating", "overall.rating"),
-    ("Chequer play error rate (mEMG)", "chequer.error_rate_memg"),
-    ("Chequer play error total (EMG)", "chequer.error_total_emg"),
-    ("Chequer play rating", "chequer.rating"),
-    ("Moves", "chequer.total_moves"),
-    ("Unforced moves", "chequer.unforced_moves"),
-    ("Marked doubtful (?!)", "chequer.doubtful"),
-    ("Marked bad (?)", "chequer.bad"),
-    ("Marked very bad (??)", "chequer.very_bad"),
-    ("Cube error rate (mEMG)", "cube.error_rate_memg"),
-    ("Cube error total (EMG)", "cube.error_total_emg"),
-    ("Cube rating", "cube.rating"),
-    ("Cube decisions, close", "cube.close_decisions"),
-    ("Luck rate (mEMG)", "luck.luck_rate_memg"),
-    ("Luck rating", "luck.rating"),
-)
-"""The table's rows: a heading and where the figure is in a player's statistics."""
-
-
 def describe_analysis(label: str, analysis: Analysis) -> str:
     """A table for people: a header line, then one row a figure, one column a player
     (the record's left column first), then what PR is."""
+    from referee.analysis.table import PR_NOTE, ROWS, cell, figure
+
     settings = analysis.settings
     lines = [
         f"{label}: analysed by {analysis.engine.name} {analysis.engine.version}"
@@ -214,8 +191,8 @@ def describe_analysis(label: str, analysis: Analysis) -> str:
     rows = [
         (
             heading,
-            _cell(_figure(analysis.players.w, path)),
-            _cell(_figure(analysis.players.b, path)),
+            cell(figure(analysis.players.w, path)),
+            cell(figure(analysis.players.b, path)),
         )
         for heading, path in ROWS
     ]
@@ -225,19 +202,3 @@ def describe_analysis(label: str, analysis: Analysis) -> str:
         lines.append(f"  {heading:<{heading_width}}{white:>{width}}{black:>{width}}")
     lines.append(f"  {PR_NOTE}")
     return "\n".join(lines)
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return "n/a"
-    if isinstance(value, float):
-        return f"{value:.3f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.1f}"
-    return str(value)
-
-
-def _figure(stats: PlayerStats, path: str) -> Any:
-    """The figure at ``path`` (``section.name``), None where gnubg printed no section."""
-    value: Any = stats
-    for name in path.split("."):
-        value = None if value is None else getattr(value, name)
-    return value
