@@ -6,7 +6,7 @@ held under a lease that the holder renews while gnubg runs. A holder that dies l
 lease run out and the next claimant takes the job again; what a worker stores is kept
 only while it still holds the job (its ``owner``, status running), so an analysis is
 stored once whoever ran it meanwhile. The result is its JSON compressed (as kept derived
-results are), with each side's PR beside it for the standings."""
+results are), with each side's PR beside it for the events' standings."""
 
 from __future__ import annotations
 
@@ -15,14 +15,13 @@ import zlib
 from collections.abc import Sequence
 
 from referee.storage.model.analyses import (
-    DONE,
     FAILED,
     QUEUED,
     RUNNING,
     ClaimedAnalysis,
     Failed,
     Finished,
-    MatchPr,
+    MatchAnalysis,
     NewAnalysis,
     Queued,
     StoredAnalysis,
@@ -164,19 +163,25 @@ class Analyses:
         with self.database.writing() as tx:
             return tx.execute(RELEASE, [analysis_id, owner]) == 1
 
-    def pr_of(self, match_ids: Sequence[int], chequer_plies: int, cube_plies: int) -> list[MatchPr]:
+    def of_matches(
+        self, match_ids: Sequence[int], chequer_plies: int, cube_plies: int
+    ) -> list[MatchAnalysis]:
         if not match_ids:
             return []
         rows = self.database.rows(
-            "SELECT a.match_id, m.white, m.black, a.pr_w, a.pr_b FROM analyses a"
+            "SELECT a.match_id, a.status, m.white, m.black, a.pr_w, a.pr_b FROM analyses a"
             " JOIN matches m ON m.id = a.match_id"
             f" WHERE a.match_id IN ({marks(len(match_ids))}) AND a.chequer_plies = ?"
-            " AND a.cube_plies = ? AND a.status = ? ORDER BY a.match_id",
-            [*match_ids, chequer_plies, cube_plies, DONE],
+            " AND a.cube_plies = ? ORDER BY a.match_id",
+            [*match_ids, chequer_plies, cube_plies],
         )
         return [
-            MatchPr(
-                row["match_id"], row["white"] or "", row["black"] or "", (row["pr_w"], row["pr_b"])
+            MatchAnalysis(
+                row["match_id"],
+                row["status"],
+                row["white"] or "",
+                row["black"] or "",
+                (row["pr_w"], row["pr_b"]),
             )
             for row in rows
         ]

@@ -22,7 +22,7 @@ from referee.storage.model.analyses import (
     ClaimedAnalysis,
     Failed,
     Finished,
-    MatchPr,
+    MatchAnalysis,
     NewAnalysis,
     Queued,
     StoredAnalysis,
@@ -415,8 +415,11 @@ class AnalysisStore(Protocol):
         """Give a held analysis back to the queue (a worker stopping), this taking of it
         not counted; False when ``owner`` no longer holds it."""
 
-    def pr_of(self, match_ids: Sequence[int], chequer_plies: int, cube_plies: int) -> list[MatchPr]:
-        """Each side's PR of those of ``match_ids`` analysed at the plies, by match id."""
+    def of_matches(
+        self, match_ids: Sequence[int], chequer_plies: int, cube_plies: int
+    ) -> list[MatchAnalysis]:
+        """The analyses at the plies of those of ``match_ids`` that have one, in brief
+        (their status and, once done, each side's PR), by match id."""
 
 
 TableRow = tuple[object, ...]

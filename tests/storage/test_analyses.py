@@ -171,7 +171,7 @@ def test_a_stopping_worker_gives_its_analysis_back(storage: Storage) -> None:
     assert storage.analyses.claim("v", T, 60, GIVEN_UP, 3) is not None
 
 
-def test_each_sides_pr_of_the_analysed_matches(storage: Storage) -> None:
+def test_the_analyses_of_matches_in_brief_with_each_sides_pr(storage: Storage) -> None:
     ids = [
         storage.matches.store(new_match(number, players=players)).id
         for number, players in enumerate([("Ann", "Bob"), ("Bob", "Cy"), ("Cy", "Ann")])
@@ -183,12 +183,13 @@ def test_each_sides_pr_of_the_analysed_matches(storage: Storage) -> None:
         storage.analyses.finish(claimed.id, "w", Finished(RESULT, "1.07.001", pr))
     storage.analyses.queue(asked(ids[2], (2, 2)))  # queued, not done
     storage.analyses.queue(asked(ids[0], (0, 0)))  # other plies
-    found = storage.analyses.pr_of(ids, 2, 2)
-    assert [(f.match_id, f.white, f.black, f.pr) for f in found] == [
-        (ids[0], "Ann", "Bob", (4.25, 11.0)),
-        (ids[1], "Bob", "Cy", (None, 7.5)),
+    found = storage.analyses.of_matches(ids, 2, 2)
+    assert [(f.match_id, f.status, f.white, f.black, f.pr) for f in found] == [
+        (ids[0], "done", "Ann", "Bob", (4.25, 11.0)),
+        (ids[1], "done", "Bob", "Cy", (None, 7.5)),
+        (ids[2], "queued", "Cy", "Ann", (None, None)),
     ]
-    assert storage.analyses.pr_of([], 2, 2) == []
+    assert storage.analyses.of_matches([], 2, 2) == []
 
 
 def test_workers_claiming_at_once_each_take_another_analysis(

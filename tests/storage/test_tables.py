@@ -210,7 +210,7 @@ def test_an_archive_loaded_from_rows_is_the_same_archive(storage: Storage, copy:
     assert copy.live.log(1) == [{"kind": "game", "game": 1}]
     assert copy.derived.kept(1, "replay/1", 3) == ["again"]
     assert copy.analyses.of_match(1) == storage.analyses.of_match(1)
-    assert copy.analyses.pr_of([1], 2, 2) == storage.analyses.pr_of([1], 2, 2) != []
+    assert copy.analyses.of_matches([1], 2, 2) == storage.analyses.of_matches([1], 2, 2) != []
     token = storage.tokens.all()[0]
     assert copy.tokens.all() == storage.tokens.all() and token.name == "bot"
     # new rows go on after the ids copied

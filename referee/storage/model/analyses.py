@@ -1,6 +1,6 @@
 """What the analyses store takes and gives (ANALYSIS.md): an analysis asked for, as stored
-(a job: queued, running, done or failed), as a worker holds it, how it ended, and each
-analysed match's PR for the standings."""
+(a job: queued, running, done or failed), as a worker holds it, how it ended, and a
+match's analysis in brief (its PR) for the events."""
 
 from __future__ import annotations
 
@@ -90,11 +90,12 @@ class Failed:
 
 
 @dataclass(frozen=True, slots=True)
-class MatchPr:
-    """The PR of each side of an analysed match, with the match's players' names as
-    stored (``white`` the left column)."""
+class MatchAnalysis:
+    """A match's analysis at given plies, in brief: where it stands and, once done, each
+    side's PR, with the match's players' names as stored (``white`` the left column)."""
 
     match_id: int
+    status: str
     white: str
     black: str
     pr: tuple[float | None, float | None]
