@@ -110,7 +110,7 @@ class EventCreateRequest(RequestSchema):
         metadata={
             "description": "every finished match is analysed by gnubg (backgammon only; else"
             " 422 no_engine): the standings show each entrant's average PR, and pr may be a"
-            " tie-break (docs/events.md#13-3)"
+            " tie-break (docs/events.md#5-7)"
         },
     )
     join_seconds = fields.Integer(
