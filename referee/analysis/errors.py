@@ -21,11 +21,14 @@ class NoEngineError(AnalysisError):
 
 
 class EngineMissingError(AnalysisError):
-    """The engine's program is not installed where it was looked for."""
+    """The engine's program is not installed where it was looked for: the server cannot
+    analyse until its operator installs it (``make gnubg``), so the same request may succeed
+    later, as the other 503s say."""
 
     code = "engine_missing"
     title = "Engine missing"
     status = 503
+    retry_after = 600
 
 
 class EngineFailedError(AnalysisError):

@@ -5,7 +5,7 @@ is owed after given marks of the announcements and of the news of challenges."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,6 +87,25 @@ class Owed:
             storage.events.announced(name, after.announcements) if moved else [],
             storage.challenges.news(name, after.news) if told else [],
         )
+
+    @classmethod
+    def by_name(
+        cls, storage: Storage, names: Collection[str], after: Marks, latest: Marks
+    ) -> dict[str, Owed]:
+        """What each of ``names`` is owed after ``after``, as ``read`` says it, from one
+        reading of everyone's (a query per kind of news that moved, whatever the number of
+        names), handed out by name."""
+        entries: dict[str, list[EventLive]] = {name: [] for name in names}
+        news: dict[str, list[ChallengeNews]] = {name: [] for name in names}
+        if latest.announcements > after.announcements:
+            for entry in storage.events.announced_since(after.announcements):
+                for name in {entry.white, entry.black} & entries.keys():
+                    entries[name].append(entry)
+        if latest.news > after.news:
+            for told in storage.challenges.news_since(after.news):
+                if told.name in news:
+                    news[told.name].append(told)
+        return {name: cls(entries[name], news[name]) for name in entries}
 
     def live_ids(self) -> set[int]:
         """The live matches it names."""

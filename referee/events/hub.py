@@ -6,12 +6,13 @@ Decision: one transaction (a round paired, a challenge answered) concerns many b
 once. When every bot stream waited on the feed and read its own news, such a change woke
 two hundred threads at once, each making four or five queries (one loading a whole live
 state to see whether its match ended): the last line went out 250 ms after the change on a
-small server. Here one thread reads, for each name with a stream open, what it is owed
-(a query per name and kind of news that moved), the live matches it names looked up at
-once in one query (``bot_lines.LiveEnded``), and a stream's thread wakes only when it has
-a line to send. A quiet hub waits on the feed and reads nothing; it reads anyway every
-``KEEPALIVE_SECONDS`` (nothing a feed could miss waits longer), and stops within
-``LOOK_SECONDS`` of its last stream leaving.
+small server. Here one thread reads what a change brought for every name at once (a
+query per kind of news that moved: the announcements, the news of challenges, whatever
+the number of streams), hands it out by name with a stream open, the live matches it
+names looked up at once in one query (``bot_lines.LiveEnded``), and a stream's thread
+wakes only when it has a line to send. A quiet hub waits on the feed and reads nothing;
+it reads anyway every ``KEEPALIVE_SECONDS`` (nothing a feed could miss waits longer), and
+stops within ``LOOK_SECONDS`` of its last stream leaving.
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ class BotHub:
         with self.lock:
             names = list(self.streams)
             after = self.marks
-        owed = {name: Owed.read(storage, name, after, latest) for name in names}
+        owed = Owed.by_name(storage, names, after, latest)
         ended = LiveEnded(storage)
         ended.look_up({live_id for each in owed.values() for live_id in each.live_ids()})
         news = {name: list(lines_of(storage, name, owed[name], ended)) for name in names}

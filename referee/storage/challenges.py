@@ -143,10 +143,18 @@ class Challenges:
         return int(row["n"]) if row is not None else 0
 
     def news(self, name: str, after_seq: int = 0) -> list[ChallengeNews]:
+        return self._read_news("name = ? AND ", [name], after_seq)
+
+    def news_since(self, after_seq: int) -> list[ChallengeNews]:
+        return self._read_news("", [], after_seq)
+
+    def _read_news(self, names: str, arguments: list[str], after_seq: int) -> list[ChallengeNews]:
+        """The news after ``after_seq``, in order; ``names``: a condition on whose it is
+        (its ``arguments``)."""
         rows = self.database.rows(
             "SELECT seq, name, challenge_id, kind, live_id FROM challenge_news"
-            " WHERE name = ? AND seq > ? ORDER BY seq",
-            [name, after_seq],
+            f" WHERE {names}seq > ? ORDER BY seq",
+            [*arguments, after_seq],
         )
         return [
             ChallengeNews(row["seq"], row["name"], row["challenge_id"], row["kind"], row["live_id"])

@@ -158,13 +158,21 @@ class Events:
                 self.dialect.notify_news(tx, ANNOUNCEMENTS, "event_live")
 
     def announced(self, name: str, after_seq: int = 0) -> list[EventLive]:
+        return self._announced("(l.white = ? OR l.black = ?) AND ", [name, name], after_seq)
+
+    def announced_since(self, after_seq: int) -> list[EventLive]:
+        return self._announced("", [], after_seq)
+
+    def _announced(self, names: str, arguments: list[str], after_seq: int) -> list[EventLive]:
+        """The live matches of undecided pairings announced after ``after_seq``, in
+        order; ``names``: a condition on the announcement's players (its ``arguments``)."""
         rows = self.database.rows(
             "SELECT l.seq, l.live_id, l.event_id, l.round, l.table_no, l.white, l.black"
             " FROM event_live l JOIN event_pairings p ON p.event_id = l.event_id"
             " AND p.round = l.round AND p.table_no = l.table_no"
-            " WHERE (l.white = ? OR l.black = ?) AND l.seq > ?"
+            f" WHERE {names}l.seq > ?"
             f" AND p.status IN ({marks(len(UNDECIDED))}) ORDER BY l.seq",
-            [name, name, after_seq, *UNDECIDED],
+            [*arguments, after_seq, *UNDECIDED],
         )
         return [
             EventLive(

@@ -240,6 +240,11 @@ class EventStore(Protocol):
         """The live matches of undecided pairings in which ``name`` plays, announced
         after ``after_seq``, in the order they were announced."""
 
+    def announced_since(self, after_seq: int) -> list[EventLive]:
+        """The live matches of every undecided pairing announced after ``after_seq``, in
+        the order they were announced (``announced`` for all names at once: the bot
+        streams' hub reads a change once, whatever the number of streams)."""
+
     def last_announcement(self) -> int:
         """The ``seq`` of the last announcement (0: none yet)."""
 
@@ -335,6 +340,10 @@ class ChallengeStore(Protocol):
 
     def news(self, name: str, after_seq: int = 0) -> list[ChallengeNews]:
         """The news for ``name``'s bot stream after ``after_seq``, in order."""
+
+    def news_since(self, after_seq: int) -> list[ChallengeNews]:
+        """The news for every bot stream after ``after_seq``, in order (``news`` for all
+        names at once)."""
 
     def last_news(self) -> int:
         """The ``seq`` of the last news (0: none yet)."""

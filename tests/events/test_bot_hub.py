@@ -1,14 +1,17 @@
 """The bot streams' hub (referee/events/hub.py): one process's bot streams are handed
-their lines by one reading of each change; many streams, several of one bot, the lines of
-events and of challenges; a stream that leaves is forgotten and the others go on; a
-revoked token ends its stream and only it. On either backend (the site fixture)."""
+their lines by one reading of each change (a query per kind of news, whatever the number
+of streams); many streams, several of one bot, the lines of events and of challenges; a
+stream that leaves is forgotten and the others go on; a revoked token ends its stream and
+only it. On either backend (the site fixture)."""
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -193,3 +196,43 @@ def test_a_revoked_token_ends_its_stream_and_no_other(tmp_path: Path) -> None:
             thread.join(DEADLINE)
         site.storage.close()
     assert held(the_hub) == 0
+
+
+class Counted:
+    """A store whose every method called is counted, by name."""
+
+    def __init__(self, store: object) -> None:
+        self.store = store
+        self.calls: Counter[str] = Counter()
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        method = getattr(self.store, name)
+
+        def counted(*arguments: Any) -> Any:
+            self.calls[name] += 1
+            return method(*arguments)
+
+        return counted
+
+
+def test_one_reading_of_a_change_serves_every_stream(site: Site) -> None:
+    """A round paired and a challenge made: the hub reads the announcements once and the
+    news once for its eight streams of four bots, and hands each its lines."""
+    the_hub = BotHub(site.app.config["DATABASE"])
+    the_hub.running = True  # no thread of its own: the test reads for it
+    joined = [the_hub.join(site.storage, name) for name in ["b1", "b2", "b3", "b4"] * 2]
+    owed = event_lines(site, ["b1", "b2", "b3", "b4"])
+    made = site.client.post(
+        "/v1/challenges",
+        json={"opponent": "b1", "variant": "backgammon", "length": 3},
+        headers=site.auth(site.secrets["b5"]),
+    ).get_json()
+    events, challenges = Counted(site.storage.events), Counted(site.storage.challenges)
+    the_hub.read(replace(site.storage, events=events, challenges=challenges))  # type: ignore[arg-type]
+    assert (events.calls["announced_since"], challenges.calls["news_since"]) == (1, 1)
+    assert (events.calls["announced"], challenges.calls["news"]) == (0, 0)
+    for each in joined:
+        lines = each.take()
+        assert lines[: len(owed[each.name])] == owed[each.name], each.name
+        told = [(found["type"], found["id"], found["from"]) for found in lines[1:]]
+        assert told == ([("challenge", made["id"], "b5")] if each.name == "b1" else [])
