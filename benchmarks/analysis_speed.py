@@ -16,7 +16,9 @@ written for gnubg), made by one or two worker processes (``nardy-referee analyse
 --worker --until-idle``: claim, gnubg, store), from the first queueing to the last
 worker's exit; beside gnubg by hand on the same files, one or two processes at a time.
 The two alternate run by run (``--rounds`` each), every run is reported, and the
-overhead is the job system's wall time over gnubg's by hand.
+overhead is the job system's time over gnubg's by hand, as wall time and as processor
+time (the queueing process's, the workers' and every gnubg's: what a busy machine
+disturbs least).
 
 0-ply runs the 44 corpus records; 2-ply the ``--two-ply`` shortest ones of 20 actions or
 more (a long match takes minutes at 2-ply), once each in ``steps``.
@@ -54,7 +56,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @dataclass
 class Spent:
-    """Seconds of one run: wall time, and processor time of this process and of gnubg."""
+    """Seconds of one run: wall time, and processor time of this process and of its
+    children (gnubg, and the job system's workers with their gnubgs)."""
 
     wall: float = 0.0
     own: float = 0.0
@@ -147,35 +150,36 @@ def actions(path: Path) -> int:
     return prepare(path.read_text()).actions
 
 
-def through_jobs(program: str, files: list[Path], plies: int, workers: int) -> float:
-    """Seconds from the first queueing to the last worker's exit: the files stored in a
-    new archive (not timed), queued, made by ``workers`` worker processes."""
+def through_jobs(program: str, files: list[Path], plies: int, workers: int) -> Spent:
+    """The time from the first queueing to the last worker's exit (wall, and processor:
+    this process's queueing, the workers' and their gnubgs'): the files stored in a new
+    archive (not timed), queued, made by ``workers`` worker processes."""
+    spent = Spent()
     with tempfile.TemporaryDirectory(prefix="analysis-jobs-") as folder:
         location = str(Path(folder) / "archive.sqlite3")
         prepare_storage(location)
         storage = open_storage(location)
         try:
             ids = [submit(storage, path.read_text(), {}, False, None).stored.id for path in files]
-            began = time.perf_counter()
-            for match_id in ids:
-                queue_analysis(storage, match_id, Settings(plies, plies), None)
             command = [sys.executable, "-m", "referee.cli", "analyse", "--worker",
                        "--until-idle", "--poll", "0.2", "--database", location,
                        "--gnubg", program]  # fmt: skip
             environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-            started = [
-                subprocess.Popen(
-                    command,
-                    cwd=ROOT,
-                    env=environment,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                )
-                for _ in range(workers)
-            ]
-            for worker in started:
-                worker.wait()
-            spent = time.perf_counter() - began
+            with spending(spent):
+                for match_id in ids:
+                    queue_analysis(storage, match_id, Settings(plies, plies), None)
+                started = [
+                    subprocess.Popen(
+                        command,
+                        cwd=ROOT,
+                        env=environment,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
+                    for _ in range(workers)
+                ]
+                for worker in started:
+                    worker.wait()
             made = [storage.analyses.of_match(match_id)[0].status for match_id in ids]
         finally:
             storage.close()
@@ -183,32 +187,39 @@ def through_jobs(program: str, files: list[Path], plies: int, workers: int) -> f
     return spent
 
 
-def by_hand_at_once(program: str, files: list[Path], plies: int, workers: int) -> float:
-    """Seconds gnubg by hand takes over the files, ``workers`` processes at a time."""
-    began = time.perf_counter()
-    with ThreadPoolExecutor(workers) as pool:
+def by_hand_at_once(program: str, files: list[Path], plies: int, workers: int) -> Spent:
+    """The time gnubg by hand takes over the files, ``workers`` processes at a time."""
+    spent = Spent()
+    with spending(spent), ThreadPoolExecutor(workers) as pool:
         list(pool.map(lambda path: by_hand(program, path, plies), files))
-    return time.perf_counter() - began
+    return spent
 
 
 def measure_jobs(program: str, files: list[Path], plies: int, workers: int, rounds: int) -> None:
-    """The job system and gnubg by hand, alternating run by run; every run said."""
+    """The job system and gnubg by hand, alternating run by run; every run said, as wall
+    time (matches a minute) and as processor time."""
     print(f"{plies}-ply through the job system, {workers} worker(s), {len(files)} files:")
     ours, theirs = [], []
+    count = len(files)
     for number in range(1, rounds + 1):
         ours.append(through_jobs(program, files, plies, workers))
         theirs.append(by_hand_at_once(program, files, plies, workers))
+        mine, hand = ours[-1], theirs[-1]
         print(
-            f"  run {number}: jobs {ours[-1]:.1f} s ({60 * len(files) / ours[-1]:.1f} matches a"
-            f" minute), by hand {theirs[-1]:.1f} s ({60 * len(files) / theirs[-1]:.1f} a"
-            f" minute): overhead {100 * (ours[-1] / theirs[-1] - 1):+.1f} %"
+            f"  run {number}: wall: jobs {mine.wall:.1f} s ({60 * count / mine.wall:.1f}"
+            f" matches a minute), by hand {hand.wall:.1f} s ({60 * count / hand.wall:.1f} a"
+            f" minute): {100 * (mine.wall / hand.wall - 1):+.1f} %; processor: jobs"
+            f" {mine.processor:.1f} s, by hand {hand.processor:.1f} s:"
+            f" {100 * (mine.processor / hand.processor - 1):+.1f} %"
         )
-    best, hand = min(ours), min(theirs)
-    print(
-        f"  best of each: jobs {best:.1f} s ({60 * len(files) / best:.1f} a minute), by hand"
-        f" {hand:.1f} s ({60 * len(files) / hand:.1f} a minute): overhead"
-        f" {100 * (best / hand - 1):+.1f} %"
-    )
+    for what in ("wall", "processor"):
+        best = min(_of(run, what) for run in ours)
+        hand_best = min(_of(run, what) for run in theirs)
+        print(
+            f"  best {what} time of each: jobs {best:.1f} s ({60 * count / best:.1f} a"
+            f" minute), by hand {hand_best:.1f} s ({60 * count / hand_best:.1f} a minute):"
+            f" overhead {100 * (best / hand_best - 1):+.1f} %"
+        )
 
 
 def main() -> None:
