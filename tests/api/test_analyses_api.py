@@ -7,6 +7,7 @@ each player's figures as gnubg's own ``show statistics match`` of the original f
 from __future__ import annotations
 
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,9 +20,8 @@ from referee.analysis.result import AnalysisJobSchema
 from referee.app import create_app
 from referee.archive.analysis_worker import Worker
 from referee.shapes import schema_of
-from tests.analysis.by_hand import by_hand, differences, names
+from tests.analysis.by_hand import by_hand, corpus, differences, names, originals
 from tests.api.support import archive_at, assert_problem
-from tests.corpus import MAT, require
 from tests.players.gnubg import require_gnubg
 from tests.server import write_token
 
@@ -188,19 +188,37 @@ def test_private_reads_need_a_token(env: Env) -> None:
         assert private.get(path, headers=env.bearer("reader")).status_code == 200
 
 
-def test_a_worker_makes_the_analysis_gnubg_prints_for_the_original(env: Env) -> None:
+def test_a_worker_makes_what_gnubg_prints_for_every_original_of_the_corpus(
+    env: Env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every corpus record stored and queued through the API at 0-ply, made by one worker;
+    each read back through the API has each player's figures as gnubg's own ``show
+    statistics match`` of the original file (gnubg by hand beside the worker)."""
     program = require_gnubg()
-    original = require(MAT / "gridgammon_delphin-nori_2009-02-18_5pt.mat")
-    match_id = env.store(original.read_text())
-    analysis_id = env.queue(match_id, {"chequer_plies": 0, "cube_plies": 0}).get_json()["id"]
-    assert Worker(env.database, program).run(threading.Event(), until_idle=True) == 1
-    done = shaped(env.client.get(f"/v1/analyses/{analysis_id}").get_json())
-    assert (done["status"], done["attempts"], done["problem"]) == ("done", 1, None)
-    assert done["engine"]["name"] == "gnubg" and done["finished_at"]
-    (block,) = by_hand([original], 0)
-    assert (done["names"]["w"], done["names"]["b"]) == names(block)
-    for column, side in enumerate("wb"):
-        assert differences(done["players"][side], block, column) == []
-    stored = env.client.get(f"/v1/matches/{match_id}").get_json()
-    assert len(done["games"]) == stored["games"]
-    assert env.analyses(match_id) == [done]
+    files = corpus()
+    monkeypatch.setattr(referee.archive.analyses, "MOST_WAITING", len(files))
+    queued = {}
+    for path in files:
+        match_id = env.store(path.read_text())
+        answer = env.queue(match_id, {"chequer_plies": 0, "cube_plies": 0})
+        assert answer.status_code == 202, (path.name, answer.get_json())
+        queued[path] = (match_id, answer.get_json()["id"])
+    with ThreadPoolExecutor(1) as pool:
+        hand = pool.submit(by_hand, originals(tmp_path), 0)
+        assert Worker(env.database, program).run(threading.Event(), until_idle=True) == len(files)
+        blocks = hand.result()
+    problems = {}
+    for path, block in zip(files, blocks, strict=True):
+        match_id, analysis_id = queued[path]
+        done = shaped(env.client.get(f"/v1/analyses/{analysis_id}").get_json())
+        assert (done["status"], done["attempts"], done["problem"]) == ("done", 1, None)
+        assert done["engine"]["name"] == "gnubg" and done["finished_at"]
+        assert (done["names"]["w"], done["names"]["b"]) == names(block), path.name
+        for column, side in enumerate("wb"):
+            found = differences(done["players"][side], block, column)
+            if found:
+                problems[f"{path.stem} {side}"] = found
+        stored = env.client.get(f"/v1/matches/{match_id}").get_json()
+        assert len(done["games"]) == stored["games"]
+        assert env.analyses(match_id) == [done]
+    assert len(files) >= 44 and problems == {}
