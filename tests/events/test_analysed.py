@@ -6,6 +6,8 @@ PRs stored by hand; the last test has Debian's gnubg make them."""
 
 from __future__ import annotations
 
+import csv
+import io
 import threading
 from typing import Any
 
@@ -124,6 +126,13 @@ def test_the_standings_average_each_entrants_pr(site: Site) -> None:
         expected = round(sum(values) / len(values), 2) if values else None
         assert (by_name[name]["pr"], by_name[name]["analysed"]) == (expected, len(values))
         assert by_name[name]["tiebreaks"] == {"pr": expected}
+    exported = site.client.get(f"/v1/events/{event['id']}/standings.csv").get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(exported)))
+    assert list(rows[0])[-3:] == ["points_against", "pr", "analysed"]  # pr once, no tie-break
+    for row in rows:
+        values = analysed[row["name"]]
+        found = float(row["pr"]) if row["pr"] else None
+        assert (found, int(row["analysed"])) == (by_name[row["name"]]["pr"], len(values))
     page = site.client.get(f"/events/{event['id']}").get_data(as_text=True)
     for values in analysed.values():
         if values:
