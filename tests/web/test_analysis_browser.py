@@ -21,7 +21,9 @@ from tests.api.test_matches_api import BG_EXAMPLE, example
 from tests.events.support import until
 from tests.players.gnubg import require_gnubg
 from tests.server import Server, start, stop, write_token
-from tests.web.test_browser_replay import DESKTOP, PHONE, SIZES
+from tests.web.test_browser_replay import DESKTOP, PHONE, SIZES, sized
+
+__all__ = ["sized"]
 
 ZERO = {"chequer_plies": 0, "cube_plies": 0}
 
@@ -65,17 +67,6 @@ def analysed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Analysed]:
 def _made(found: dict[str, Any]) -> dict[str, Any] | None:
     assert found["status"] != "failed", found["problem"]
     return found if found["status"] == "done" else None
-
-
-@pytest.fixture
-def sized(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
-    """A fresh page of the viewport's size; a script error on it fails the test."""
-    opened = browser.new_page(viewport=viewport)
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    opened.close()
-    assert errors == []
 
 
 def fits(page: Any) -> bool:
