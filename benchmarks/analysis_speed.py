@@ -18,7 +18,8 @@ worker's exit; beside gnubg by hand on the same files, one or two processes at a
 The two alternate run by run (``--rounds`` each), every run is reported, and the
 overhead is the job system's time over gnubg's by hand, as wall time and as processor
 time (the queueing process's, the workers' and every gnubg's: what a busy machine
-disturbs least).
+disturbs least); and again without the workers' start-up (the same workers started and
+stopped on an empty queue: a deployment starts its workers once).
 
 0-ply runs the 44 corpus records; 2-ply the ``--two-ply`` shortest ones of 20 actions or
 more (a long match takes minutes at 2-ply), once each in ``steps``.
@@ -153,7 +154,8 @@ def actions(path: Path) -> int:
 def through_jobs(program: str, files: list[Path], plies: int, workers: int) -> Spent:
     """The time from the first queueing to the last worker's exit (wall, and processor:
     this process's queueing, the workers' and their gnubgs'): the files stored in a new
-    archive (not timed), queued, made by ``workers`` worker processes."""
+    archive (not timed), queued, made by ``workers`` worker processes (none: the workers
+    start and stop on an empty queue, what their start-up costs)."""
     spent = Spent()
     with tempfile.TemporaryDirectory(prefix="analysis-jobs-") as folder:
         location = str(Path(folder) / "archive.sqlite3")
@@ -197,28 +199,36 @@ def by_hand_at_once(program: str, files: list[Path], plies: int, workers: int) -
 
 def measure_jobs(program: str, files: list[Path], plies: int, workers: int, rounds: int) -> None:
     """The job system and gnubg by hand, alternating run by run; every run said, as wall
-    time (matches a minute) and as processor time."""
+    time (matches a minute) and as processor time; then the best of each, and that again
+    without the workers' start-up (workers started and stopped on an empty queue, best
+    of the rounds: a deployment's workers start once, not once per batch)."""
     print(f"{plies}-ply through the job system, {workers} worker(s), {len(files)} files:")
-    ours, theirs = [], []
+    ours, theirs, idle = [], [], []
     count = len(files)
     for number in range(1, rounds + 1):
         ours.append(through_jobs(program, files, plies, workers))
         theirs.append(by_hand_at_once(program, files, plies, workers))
+        idle.append(through_jobs(program, [], plies, workers))
         mine, hand = ours[-1], theirs[-1]
         print(
             f"  run {number}: wall: jobs {mine.wall:.1f} s ({60 * count / mine.wall:.1f}"
             f" matches a minute), by hand {hand.wall:.1f} s ({60 * count / hand.wall:.1f} a"
             f" minute): {100 * (mine.wall / hand.wall - 1):+.1f} %; processor: jobs"
             f" {mine.processor:.1f} s, by hand {hand.processor:.1f} s:"
-            f" {100 * (mine.processor / hand.processor - 1):+.1f} %"
+            f" {100 * (mine.processor / hand.processor - 1):+.1f} %; the workers' start-up"
+            f" {idle[-1].wall:.2f} s wall, {idle[-1].processor:.2f} s processor"
         )
     for what in ("wall", "processor"):
         best = min(_of(run, what) for run in ours)
         hand_best = min(_of(run, what) for run in theirs)
+        started = min(_of(run, what) for run in idle)
+        rate = f" ({60 * count / best:.1f} a minute)" if what == "wall" else ""
+        hand_rate = f" ({60 * count / hand_best:.1f} a minute)" if what == "wall" else ""
         print(
-            f"  best {what} time of each: jobs {best:.1f} s ({60 * count / best:.1f} a"
-            f" minute), by hand {hand_best:.1f} s ({60 * count / hand_best:.1f} a minute):"
-            f" overhead {100 * (best / hand_best - 1):+.1f} %"
+            f"  best {what} time of each: jobs {best:.1f} s{rate}, by hand {hand_best:.1f} s"
+            f"{hand_rate}: overhead {100 * (best / hand_best - 1):+.1f} %; without the"
+            f" workers' start-up ({started:.2f} s):"
+            f" {100 * ((best - started) / hand_best - 1):+.1f} %"
         )
 
 
