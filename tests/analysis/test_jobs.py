@@ -1,8 +1,9 @@
-"""A worker facing bad input (ANALYSIS.md §2, §4): gnubg hanging past the time queued with
-the analysis, a record gnubg cannot read, gnubg crashing, gnubg missing at the start or
-gone while the worker works, a worker stopped while gnubg works. Each ends as a clear
-problem on that analysis alone (or on none), never a result half stored; the others wait
-or are made. gnubg is Debian's, behind stand-ins where a test needs one to misbehave."""
+"""A worker facing bad input (ANALYSIS.md §2, §4): gnubg's time queued with the analysis
+(more for a longer record and more plies), gnubg hanging past it, a record gnubg cannot
+read, gnubg crashing, gnubg missing at the start or gone while the worker works, a worker
+stopped while gnubg works. Each ends as a clear problem on that analysis alone (or on
+none), never a result half stored; the others wait or are made. gnubg is Debian's,
+behind stand-ins where a test needs one to misbehave."""
 
 from __future__ import annotations
 
@@ -16,11 +17,12 @@ from pathlib import Path
 import pytest
 
 import referee.analysis.service
-from referee.analysis import EngineMissingError
+from referee.analysis import EngineMissingError, Settings, prepare
 from referee.archive.analysis_worker import Worker
 from tests.analysis.jobs import Archive, archive, lines_of, start_worker
 from tests.analysis.standins import program
 from tests.events.support import until
+from tests.played import match_record
 from tests.players.gnubg import require_gnubg
 from tests.server import ROOT
 
@@ -28,6 +30,21 @@ __all__ = ["archive"]
 
 BACKGAMMON = (ROOT / "examples" / "backgammon_match.mat").read_text()
 OTHER = BACKGAMMON.replace("Alice", "Carol")
+
+
+def test_gnubgs_time_queued_grows_with_the_records_length_and_the_plies(
+    archive: Archive,
+) -> None:
+    records = [match_record("backgammon", length, {}, 3) for length in (1, 9)]
+    assert prepare(records[0]).actions < prepare(records[1]).actions
+    short, long = (archive.store(record) for record in records)
+    seconds = {
+        (match_id, plies): archive.get(archive.queue(match_id, Settings(plies, plies))).seconds
+        for match_id in (short, long)
+        for plies in (0, 2)
+    }
+    assert seconds[short, 0] < seconds[long, 0] and seconds[short, 2] < seconds[long, 2]
+    assert seconds[short, 0] < seconds[short, 2] and seconds[long, 0] < seconds[long, 2]
 
 
 def test_gnubg_hanging_past_its_time_fails_that_analysis(
