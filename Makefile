@@ -127,6 +127,20 @@ bench: dev
 	$(BIN)/python benchmarks/live_load.py
 	$(BIN)/python benchmarks/analysis_speed.py
 
+# The builtin nardy engine's networks (docs/engine.md): TD(lambda) self-play, one variant
+# after the other, each single-threaded and niced for TRAIN_MINUTES of wall-clock time
+# (games and seed are written into each weights file; `nardy-referee train --games N`
+# repeats a run exactly). Needs the native core (cargo).
+TRAIN_SEED ?= 1
+TRAIN_MINUTES ?= 60
+WEIGHTS ?= referee/players/weights
+.PHONY: train-nardy
+train-nardy: install
+	nice -n 10 $(BIN)/nardy-referee train --variant long-nardy --seed $(TRAIN_SEED) \
+		--minutes $(TRAIN_MINUTES) --out $(WEIGHTS)/long-nardy.net
+	nice -n 10 $(BIN)/nardy-referee train --variant khachapuri --seed $(TRAIN_SEED) \
+		--minutes $(TRAIN_MINUTES) --out $(WEIGHTS)/khachapuri.net
+
 openapi: $(DEV_STAMP)
 	$(BIN)/python -m referee.openapi
 

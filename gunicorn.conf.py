@@ -42,6 +42,11 @@ control_socket_disable = not control_socket
 accesslog = "-"
 # The access log records the request line only: never headers, so never a bearer token.
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
+# gunicorn's logger, its access lines' atoms made only as the format names them (the same
+# lines; referee/http/access_log.py). With --statsd-host, name gunicorn's statsd logger
+# instead (--logger-class gunicorn.instrument.statsd.Statsd): this setting keeps gunicorn
+# from choosing it by itself.
+logger_class = "referee.http.access_log.AccessLog"
 
 
 def when_ready(server: object) -> None:

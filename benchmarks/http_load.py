@@ -11,25 +11,30 @@ corpus match ``galaxy_match11696104_7pt.mat``), in one run:
 
 The load generator is Python (one process per connection) and shares the two cores with
 the server, so it costs the server some throughput; the ratio to /healthz is the figure
-to compare. Run with ``make bench`` or ``.venv/bin/python benchmarks/http_load.py``.
+to compare. Besides, the workers' CPU time a request (user + system, from /proc), which
+the clients do not blur. With ``--peer TREE`` (another checkout with its own ``.venv``)
+both trees' servers run at once and take turns run by run, endpoint by endpoint.
+Run with ``make bench`` or ``.venv/bin/python benchmarks/http_load.py [--peer TREE]``.
 """
 
 from __future__ import annotations
 
+import argparse
 import http.client
 import json
 import statistics
 import sys
 import tempfile
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.trees import Served, add_peer_option, serving, trees
 from tests.corpus import MAT
-from tests.server import Server, start, stop
 
 CLIENTS = 4
 SECONDS = 8.0
@@ -95,48 +100,75 @@ class Figures:
     rate: float
     p50_ms: float
     p99_ms: float
+    cpu_us: float
+    """The workers' CPU time a request."""
 
 
-def measure(port: int, endpoint: Endpoint, rate: float | None = None) -> Figures:
+def measure(served: Served, endpoint: Endpoint, rate: float | None = None) -> Figures:
     per_client = None if rate is None else rate / CLIENTS
     with Pool(CLIENTS) as pool:
-        runs = pool.map(client, [(port, endpoint, SECONDS, per_client)] * CLIENTS)
+        cpu = served.worker_cpu_seconds()
+        runs = pool.map(client, [(served.port, endpoint, SECONDS, per_client)] * CLIENTS)
+        cpu = served.worker_cpu_seconds() - cpu
     latencies = sorted(latency for run in runs for latency in run)
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
-    return Figures(len(latencies) / SECONDS, statistics.median(latencies) * 1e3, p99 * 1e3)
+    p50 = statistics.median(latencies)
+    return Figures(len(latencies) / SECONDS, p50 * 1e3, p99 * 1e3, cpu / len(latencies) * 1e6)
 
 
 def rate_of(figures: Figures) -> float:
     return figures.rate
 
 
+Row = tuple[Endpoint, Figures, Figures]
+
+
+def measured(servers: list[Served]) -> dict[Served, list[Row]]:
+    """Each endpoint on each server: saturation the best of ``ROUNDS`` runs, the servers
+    taking turns run by run, then half load."""
+    rows: dict[Served, list[Row]] = {served: [] for served in servers}
+    for endpoint in endpoints():
+        for served in servers:
+            measure(served, endpoint)  # warm-up: imports, caches, first connections
+        runs: dict[Served, list[Figures]] = {served: [] for served in servers}
+        for _ in range(ROUNDS):
+            for served in servers:
+                runs[served].append(measure(served, endpoint))
+        for served in servers:
+            full = max(runs[served], key=rate_of)
+            rows[served].append((endpoint, full, measure(served, endpoint, rate=full.rate / 2)))
+    return rows
+
+
 def main() -> None:
-    with tempfile.TemporaryDirectory() as folder:
+    parser = argparse.ArgumentParser(description=__doc__)
+    add_peer_option(parser)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder, ExitStack() as stack:
         # The rate limits of anonymous clients would measure themselves: off here.
-        unlimited = {"NARDY_REFEREE_RATE_LIMITS": "off"}
-        server: Server = start(Path(folder) / "bench.sqlite3", workers=WORKERS, env=unlimited)
-        port = int(server.base.rsplit(":", 1)[1])
-        try:
-            results = []
-            for endpoint in endpoints():
-                measure(port, endpoint)  # warm-up: imports, caches, first connections
-                full = max((measure(port, endpoint) for _ in range(ROUNDS)), key=rate_of)
-                half = measure(port, endpoint, rate=full.rate / 2)
-                results.append((endpoint, full, half))
-        finally:
-            stop(server)
-    health = results[0][1].rate
+        servers = [
+            stack.enter_context(
+                serving(tree, Path(folder) / f"bench{index}.sqlite3", WORKERS,
+                        NARDY_REFEREE_RATE_LIMITS="off")
+            )
+            for index, tree in enumerate(trees(args.peer))
+        ]  # fmt: skip
+        rows = measured(servers)
     print(
         f"gunicorn {WORKERS} workers, {CLIENTS} Python clients, {SECONDS:.0f} s per run,"
         f" saturation the best of {ROUNDS} runs"
     )
-    print(f"{'endpoint':42} {'req/s':>8} {'vs healthz':>10} {'p50 ms':>8} {'p99 ms':>8}"
-          f" {'@50% p50':>9} {'@50% p99':>9}")  # fmt: skip
-    for endpoint, full, half in results:
-        print(
-            f"{endpoint.name:42} {full.rate:8.0f} {full.rate / health:10.1%} {full.p50_ms:8.1f}"
-            f" {full.p99_ms:8.1f} {half.p50_ms:9.1f} {half.p99_ms:9.1f}"
-        )
+    for served, results in rows.items():
+        health = results[0][1].rate
+        print(f"{served.tree.label} ({served.tree.root})")
+        print(f"  {'endpoint':42} {'req/s':>8} {'vs healthz':>10} {'p50 ms':>8} {'p99 ms':>8}"
+              f" {'@50% p50':>9} {'@50% p99':>9} {'cpu us':>7}")  # fmt: skip
+        for endpoint, full, half in results:
+            print(
+                f"  {endpoint.name:42} {full.rate:8.0f} {full.rate / health:10.1%}"
+                f" {full.p50_ms:8.1f} {full.p99_ms:8.1f} {half.p50_ms:9.1f} {half.p99_ms:9.1f}"
+                f" {full.cpu_us:7.0f}"
+            )
 
 
 if __name__ == "__main__":

@@ -42,24 +42,32 @@ def free_port() -> int:
         return port
 
 
+def environment(tree: Path, **settings: str) -> dict[str, str]:
+    """The environment a tree's programs run in: its own packages first (a worktree that
+    borrows another tree's ``.venv`` imports its own code, not the owner's)."""
+    return {**os.environ, "PYTHONPATH": str(tree), **settings}
+
+
 def token(tree: Path, database: Path, name: str, scope: str) -> str:
     """A token made by the tree's own command line."""
     command = [
         str(tree / ".venv" / "bin" / "nardy-referee"), "tokens", "--database", str(database),
         "create", "--scope", scope, "--name", name,
     ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tree)
+    done = subprocess.run(
+        command, capture_output=True, text=True, check=True, cwd=tree, env=environment(tree)
+    )
     return done.stdout.strip()
 
 
 def start(tree: Path, database: Path) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
-    env = {
-        **os.environ,
-        "NARDY_REFEREE_DATABASE": str(database),
-        "NARDY_REFEREE_RATE_LIMITS": "off",
-        "NARDY_REFEREE_BIND": f"127.0.0.1:{port}",
-    }
+    env = environment(
+        tree,
+        NARDY_REFEREE_DATABASE=str(database),
+        NARDY_REFEREE_RATE_LIMITS="off",
+        NARDY_REFEREE_BIND=f"127.0.0.1:{port}",
+    )
     command = [str(tree / ".venv" / "bin" / "gunicorn"), "--config", "gunicorn.conf.py"]
     command += ["--access-logfile", "/dev/null", "wsgi:app"]
     process = subprocess.Popen(

@@ -13,11 +13,16 @@ Three ways to check are timed:
 core, its record fast path), ``check_and_write`` (verdict and canonical record: imports)
 and ``adjudicate`` (the full Python path that replays use). Last, whole processes:
 ``nardy-referee check`` of a 400-game money session against a Python process that imports
-gnubg and runs ``import mat`` of the same file (best of ten each).
+gnubg and runs ``import mat`` of the same file, taking turns, the best of ten each; with
+``--peer TREE`` (another checkout with its own ``.venv``) that tree's command takes its
+turns too (the other parts run in this process, on this tree's code). ``--whole`` runs
+this part alone.
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib.util
 import os
 import subprocess
 import sys
@@ -29,6 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.trees import Tree, add_peer_option, trees
 from referee.adjudication import adjudicate, check_and_write, check_record
 from referee.adjudication.budget import OFFLINE
 from referee.rules import engine
@@ -66,48 +72,51 @@ os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
 gnubg.command('import mat "' + sys.argv[1] + '"')
 """
 
-
-def best_process_seconds(argv: list[str], environment: dict[str, str]) -> float:
-    """Wall-clock seconds of the fastest of ``ROUNDS`` runs of a whole process."""
-    runs = []
-    for _ in range(ROUNDS):
-        start = time.perf_counter()
-        subprocess.run(argv, env=environment, stdout=subprocess.DEVNULL, check=False)
-        runs.append(time.perf_counter() - start)
-    return min(runs)
+Program = tuple[list[str], dict[str, str]]
 
 
-def whole_processes(games: list[dict[str, Any]]) -> None:
-    """``nardy-referee check`` of a money session vs gnubg's ``import mat``, as processes.
+def seconds(program: Program) -> float:
+    """Wall-clock seconds of one run of a whole process."""
+    start = time.perf_counter()
+    subprocess.run(program[0], env=program[1], stdout=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
 
-    Our modules are compiled to bytecode first, as an installed program's are (pip compiles
-    at install; gnubg is compiled C): a process that compiles every module it imports
-    (``PYTHONDONTWRITEBYTECODE`` on an editable checkout) measures the compiler instead."""
-    root = Path(__file__).resolve().parents[1]
-    packages = [str(root / name) for name in ("referee", "notation", "vocabulary")]
-    subprocess.run([sys.executable, "-m", "compileall", "-q", *packages], check=True)
-    bin_dir = Path(sys.executable).parent
+
+def checks(chosen: list[Tree], path: Path) -> dict[str, Program]:
+    """``nardy-referee check`` of ``path`` by each tree under each engine it has. Each is
+    run once here: the bytecode of what it imports is written then and read by every later
+    run, as an installed program's is (pip compiles at install; gnubg is compiled C)."""
+    found = {}
+    for tree in chosen:
+        for name in (str(kind) for kind in engine.EngineKind):
+            program = [tree.program("nardy-referee"), "check", str(path)]
+            environment = tree.environment(**{engine.ENGINE_VARIABLE: name})
+            done = subprocess.run(program, env=environment, capture_output=True, check=False)
+            if done.returncode == 0:
+                found[f"[{tree.label}, {name}] nardy-referee check"] = (program, environment)
+    return found
+
+
+def whole_processes(games: list[dict[str, Any]], chosen: list[Tree]) -> None:
+    """``nardy-referee check`` of a money session (by each tree, each engine) against
+    gnubg's ``import mat``, as whole processes taking turns: the best of ``ROUNDS`` each."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "money_session_400.mat"
         path.write_text(openspiel_money_session(games[:SESSION_GAMES]))
         turns = sum(len(game["turns"]) for game in games[:SESSION_GAMES])
         print(f"whole processes: a {SESSION_GAMES}-game money session ({turns:,} turns)")
-        try:
-            import gnubg  # noqa: F401
-        except ImportError:
-            gnubg_seconds = None
-        else:
-            gnubg_seconds = best_process_seconds(
-                [sys.executable, "-c", GNUBG_IMPORT, str(path)], dict(os.environ)
-            )
-            print(f"  gnubg import mat: {gnubg_seconds:.3f} s")
-        for name in (str(chosen.kind) for chosen in engines()):
-            environment = {**os.environ, engine.ENGINE_VARIABLE: name}
-            seconds = best_process_seconds(
-                [str(bin_dir / "nardy-referee"), "check", str(path)], environment
-            )
-            ratio = f"; ours / gnubg = {seconds / gnubg_seconds:.2f}" if gnubg_seconds else ""
-            print(f"  [{name}] nardy-referee check: {seconds:.3f} s{ratio}")
+        programs = checks(chosen, path)
+        gnubg = "gnubg import mat"
+        if importlib.util.find_spec("gnubg") is not None:
+            programs[gnubg] = ([sys.executable, "-c", GNUBG_IMPORT, str(path)], dict(os.environ))
+        runs: dict[str, list[float]] = {name: [] for name in programs}
+        for _ in range(ROUNDS):
+            for name, program in programs.items():
+                runs[name].append(seconds(program))
+        best = {name: min(found) for name, found in runs.items()}
+        for name, found in best.items():
+            ratio = f"; / gnubg = {found / best[gnubg]:.2f}" if gnubg in best else ""
+            print(f"  {name}: {found:.3f} s{'' if name == gnubg else ratio}")
 
 
 def engines() -> list[engine.Engine]:
@@ -195,20 +204,30 @@ def checked(texts: list[str], chosen: engine.Engine) -> list[object]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    add_peer_option(parser)
+    parts = parser.add_mutually_exclusive_group()
+    parts.add_argument("--sgf", action="store_true", help="SGF against .mat alone")
+    parts.add_argument("--xg", action="store_true", help=".xg against .mat alone")
+    parts.add_argument("--whole", action="store_true", help="the whole processes alone")
+    args = parser.parse_args()
     corpus = sorted(MAT.glob("*.mat"))
     texts = [path.read_text() for path in corpus]
     games = list(read_jsonl("bg_games_seed1.jsonl.gz"))
-    if "--xg" in sys.argv[1:]:
+    if args.whole:
+        whole_processes(games, trees(args.peer))
+        return
+    if args.xg:
         xg_against_mat(texts, games)
         return
     sgf_against_mat(texts, games)
-    if "--sgf" in sys.argv[1:]:
+    if args.sgf:
         return
     xg_against_mat(texts, games)
     for chosen in engines():
         print(f"[{chosen.kind}]")
         in_process(corpus, texts, games, chosen)
-    whole_processes(games)
+    whole_processes(games, trees(args.peer))
 
 
 WAYS: dict[str, Callable[..., object]] = {

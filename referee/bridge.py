@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from notation.ids import from_gnubg_id, from_xgid, to_gnubg_id, to_xgid
 from notation.plays import format_play
@@ -18,23 +19,60 @@ from notation.positions import (
     validate_position,
 )
 from notation.records.snowie import SnowieBoard
-from referee.errors import InvalidPositionError
+from referee.errors import InvalidNotationError, InvalidPositionError
 from referee.notation_errors import notation_errors
 from referee.rules.board import Board, Step
+from referee.rules.engine import CHOSEN, Engine
 from referee.rules.movegen import display_order
 from referee.rules.position import Cube, Position
 from referee.rules.variants import Variant, find_variant
 from vocabulary import BAR, CHECKERS, OFF, CubeOwner, Move, Phase, Side
 
 
-def read_position(text: str) -> Position:
+def read_position(text: str, engine: Engine = CHOSEN) -> Position:
     """The position a position string describes; 422-class errors when it is malformed or
-    impossible (every problem listed, like python-chess ``status()``)."""
+    impossible (every problem listed, like python-chess ``status()``). With the native
+    engine its reader reads it (the same position and errors: tests/native), but for text
+    it leaves to this one (not ASCII)."""
+    native = engine.native
+    answer = None if native is None else native.read_position(text)
+    if answer is not None:
+        return _natively_read(*answer)
     with notation_errors():
         data = parse_position(text)
     position = position_from_data(data)
     _require_valid(data, position, text)
     return position
+
+
+_SIDES = {"w": Side.WHITE, "b": Side.BLACK}
+
+
+def _natively_read(kind: str, found: Any) -> Position:
+    """The native reader's answer (``nardy_native.read_position``) as ``read_position``'s."""
+    if kind == "position":
+        variant, white, black, turn, phase, dice, resign, cube, length, score, c, p = found
+        return Position(
+            find_variant(variant),
+            Board(white, black),
+            _SIDES.get(turn),
+            Phase(phase),
+            dice,
+            resign,
+            None if cube is None else Cube(cube[0], _SIDES.get(cube[1])),
+            length,
+            score,
+            c,
+            p,
+        )
+    if kind == "notation":
+        message, column = found
+        raise InvalidNotationError(message, **({} if column is None else {"column": column}))
+    listed = [
+        {"code": code, "message": message, **({} if field is None else {"column": column})}
+        for code, message, field, column in found
+    ]
+    raise _refusal(listed)
 
 
 def read_written_position(text: str) -> Position:
@@ -64,7 +102,14 @@ def _require_valid(data: PositionData, position: Position, text: str | None) -> 
         if text is not None and problem.field is not None:
             entry["column"] = field_column(text, problem.field)
         listed.append(entry)
-    raise InvalidPositionError("; ".join(p.message for p in problems), problems=listed)
+    raise _refusal(listed)
+
+
+def _refusal(listed: list[dict[str, object]]) -> InvalidPositionError:
+    """The error listing a position's problems (each a code, a message and maybe a column)."""
+    return InvalidPositionError(
+        "; ".join(str(entry["message"]) for entry in listed), problems=listed
+    )
 
 
 def position_from_data(data: PositionData) -> Position:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from notation.errors import echoed
@@ -24,8 +25,9 @@ from referee.rules.board import Play
 from referee.rules.engine import CHOSEN, Engine
 from referee.rules.judge import PlayJudge, RuleNote
 from referee.rules.movegen import Reason
-from referee.rules.options import Judge, Options
+from referee.rules.options import DEFAULT_OPTIONS, Judge, Options
 from referee.rules.position import Position
+from referee.rules.variants import find_variant
 from referee.shapes import Shape, dumper, fields
 from vocabulary import Move, Phase
 
@@ -177,6 +179,44 @@ class PlaysService:
             alternatives = tuple(self.text(play) for play in judgement.alternatives)
             return Judged(None, _shown(judgement.reason), alternatives, ())
         return Judged(judgement.play, None, (), judgement.warnings)
+
+
+def check_play(
+    position: str, play: str, options: Mapping[str, object] | None = None, engine: Engine = CHOSEN
+) -> CheckAnswer:
+    """The verdict on ``play`` in ``position`` (``PlaysService(...).check(play)``, the same
+    answer): the native core answers a legal play with nothing to warn about from the two
+    texts in one call, no position, play or board built; the service answers the rest and
+    raises every error."""
+    native = engine.native
+    if native is not None:
+        chosen = _options_for(native, position, options)
+        if chosen is not None:
+            plain = (
+                chosen.head_exception,
+                chosen.first_turn_scope,
+                chosen.block_rule,
+                chosen.block_timing,
+                chosen.judge is Judge.SEQUENCE,
+            )
+            answer = native.check_play(position, play, plain)
+            if answer is not None:
+                return CheckAnswer(True, answer[0], answer[1], None, (), ())
+    return PlaysService(position, options, engine).check(play)
+
+
+def _options_for(
+    native: ModuleType, position: str, options: Mapping[str, object] | None
+) -> Options | None:
+    """The options of a check: the defaults when it sets none (whatever the variant), else
+    those it sets for the variant of ``position`` as the native reader reads it (None when
+    it cannot: the service reads it and says why)."""
+    if not options:
+        return DEFAULT_OPTIONS
+    read = native.read_position(position)
+    if read is None or read[0] != "position":
+        return None
+    return find_variant(read[1][0]).options_with(options)
 
 
 def _shown(reason: RuleNote | None) -> RuleNote | None:

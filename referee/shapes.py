@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from keyword import iskeyword
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
@@ -108,35 +110,29 @@ def _made(value: Any) -> Any:
 
 def dumper(shape: type[Shape]) -> Callable[[Any], dict[str, Any]]:
     """A function that dumps an object as ``schema_of(shape)().dump`` does, without
-    marshmallow (a test holds the two to the same output)."""
-    parts = [
-        (name, _getter(declared.kwargs.get("attribute") or name), _converter(declared))
-        for name, declared in shape.declared_fields().items()
+    marshmallow (a test holds the two to the same output). It is written for the shape,
+    as ``dataclasses`` writes an ``__init__``: one call makes the whole answer (a live
+    action's state has some thirty fields and a list of plays)."""
+    names: dict[str, Any] = {}
+    reads, items = [], []
+    for number, (name, declared) in enumerate(shape.declared_fields().items()):
+        reads.append(f"    v{number} = {_read(declared.kwargs.get('attribute') or name, names)}")
+        items.append(f"{name!r}: {_expression(declared, f'v{number}', names)}")
+    omitted = [
+        f"    if data[{name!r}] is None: del data[{name!r}]" for name in shape.omitted_when_none
     ]
-    omitted = shape.omitted_when_none
-
-    def dump(obj: Any) -> dict[str, Any]:
-        data = {name: convert(get(obj)) for name, get, convert in parts}
-        for name in omitted:
-            if data[name] is None:
-                del data[name]
-        return data
-
+    body = "\n".join(["def dump(obj):", *reads, f"    data = {{{', '.join(items)}}}", *omitted])
+    exec(f"{body}\n    return data\n", names)  # the shape's own declaration, never input
+    dump: Callable[[Any], dict[str, Any]] = names["dump"]
+    dump.__qualname__ = f"dumper({shape.__name__})"
     return dump
 
 
-def _getter(path: str) -> Dump:
-    names = path.split(".")
-    if len(names) == 1:
-        name = names[0]
-        return lambda obj: getattr(obj, name)
-
-    def get(obj: Any) -> Any:
-        for name in names:
-            obj = getattr(obj, name)
-        return obj
-
-    return get
+def _read(path: str, names: dict[str, Any]) -> str:
+    """The code that reads the attribute at ``path`` (dotted: an attribute's attribute)."""
+    if all(part.isidentifier() and not iskeyword(part) for part in path.split(".")):
+        return f"obj.{path}"
+    return f"{_bound(attrgetter(path), names)}(obj)"
 
 
 _SCALARS: dict[str, Dump] = {
@@ -148,18 +144,25 @@ _SCALARS: dict[str, Dump] = {
 }
 
 
-def _converter(declared: Declared) -> Dump:
+def _expression(declared: Declared, value: str, names: dict[str, Any], depth: int = 0) -> str:
+    """The code that dumps ``value`` (a variable) as ``declared`` says; None stays None."""
     if declared.module == "fields" and declared.name == "Nested":
         nested = declared.args[0]
         assert isinstance(nested, type) and issubclass(nested, Shape), nested
-        return _optional(dumper(nested))
-    if declared.module == "fields" and declared.name == "List":
-        inner = _converter(declared.args[0])
-        return _optional(lambda values: [inner(value) for value in values])
-    if declared.module == "fields" and declared.name in _SCALARS:
-        return _optional(_SCALARS[declared.name])
-    raise TypeError(f"no fast dump for {declared.module}.{declared.name}")
+        converted = f"{_bound(dumper(nested), names)}({value})"
+    elif declared.module == "fields" and declared.name == "List":
+        item = f"i{depth}"
+        inner = _expression(declared.args[0], item, names, depth + 1)
+        converted = f"[{inner} for {item} in {value}]"
+    elif declared.module == "fields" and declared.name in _SCALARS:
+        converted = f"{_bound(_SCALARS[declared.name], names)}({value})"
+    else:
+        raise TypeError(f"no fast dump for {declared.module}.{declared.name}")
+    return f"(None if {value} is None else {converted})"
 
 
-def _optional(convert: Dump) -> Dump:
-    return lambda value: None if value is None else convert(value)
+def _bound(value: Any, names: dict[str, Any]) -> str:
+    """A name for ``value`` in the written function's globals."""
+    name = f"_{len(names)}"
+    names[name] = value
+    return name

@@ -6,6 +6,8 @@
 //! - `rules`: the board, the variants and options, legal plays, judging, the cube and the
 //!   game flow (no notation);
 //! - `bridge`: a play's steps as written moves and canonical text;
+//! - `engine`: a player for the nardy games (a network trained by self-play, searched at
+//!   0 or 1 ply), beside the move generator it reuses;
 //! - `adjudication`: one record game checked by driving the game flow;
 //! - `py` (feature `python`): the Python module `nardy_native`.
 //!
@@ -13,6 +15,7 @@
 
 pub mod adjudication;
 pub mod bridge;
+pub mod engine;
 pub mod error;
 pub mod notation;
 pub mod rules;

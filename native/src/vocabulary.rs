@@ -43,6 +43,16 @@ pub enum Phase {
     End,
 }
 
+/// One reason a well-formed position is not a valid one (the twin of Python's
+/// `PositionProblem`): a stable code, a sentence and the position string's field at fault
+/// when one field alone is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionProblem {
+    pub code: &'static str,
+    pub message: String,
+    pub field: Option<&'static str>,
+}
+
 /// One move as written `from/to`, in the mover's own numbering (it may span several dice);
 /// `mark` when it is marked `*` (in a canonical play: when it hits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

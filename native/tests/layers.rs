@@ -12,12 +12,13 @@ use std::fs;
 use std::path::Path;
 
 /// Each top module's layer, lowest first.
-const LAYERS: [(&str, u8); 7] = [
+const LAYERS: [(&str, u8); 8] = [
     ("error", 0),
     ("vocabulary", 0),
     ("notation", 1),
     ("rules", 1),
     ("bridge", 2),
+    ("engine", 2),
     ("adjudication", 3),
     ("py", 4),
 ];

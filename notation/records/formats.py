@@ -2,7 +2,9 @@
 content, each reader turning its text into the one record model (``MatchText``).
 
 A format is a value: its name (``?format=``, ``--format``), the media types and suffixes
-that name it, a test of the content (``sniff``, on the first bytes), and its reader.
+that name it, a test of the content (``sniff``, on the first bytes), and its reader. The
+readers but the ``.mat`` one are imported when their format is first tried or read (a
+check of a ``.mat`` file spends most of its time on imports).
 **Decision (binary formats):** detection looks at bytes, and a format says whether it reads
 bytes (``read_bytes``: XG's ``.xg``) or UTF-8 text (all the others). A reader
 returns a tuple of records: a ``.mat`` file may hold several matches (BBGT writes them so).
@@ -10,31 +12,16 @@ returns a tuple of records: a ``.mat`` file may hold several matches (BBGT write
 
 from __future__ import annotations
 
+import importlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from notation.errors import NotationError, echoed
-from notation.records.bgroom_reader import SNIFF as BGROOM_HINT
-from notation.records.bgroom_reader import read_bgroom
-from notation.records.gam_reader import SNIFF as GAM_HINT
-from notation.records.gam_reader import read_gam
 from notation.records.mat_reader import ReadLimits, read_mat
 from notation.records.model import MatchText
-from notation.records.oldmoves_reader import SNIFF as OLDMOVES_HINT
-from notation.records.oldmoves_reader import read_oldmoves
-from notation.records.party_reader import SNIFF as PARTY_HINT
-from notation.records.party_reader import read_party
-from notation.records.sgf_reader import read_sgf
-from notation.records.sgg_reader import SNIFF as SGG_HINT
-from notation.records.sgg_reader import read_sgg
-from notation.records.snowie_reader import SNIFF as SNOWIE_HINT
-from notation.records.snowie_reader import read_snowie
-from notation.records.tmg_reader import SNIFF as TMG_HINT
-from notation.records.tmg_reader import read_tmg
-from notation.records.xg_reader import SNIFF as XG_MAGIC
-from notation.records.xg_reader import read_xg
+from notation.records.xg_container import MAGIC as XG_MAGIC
 
 SNIFF_BYTES: Final = 65536
 """How much of the content detection looks at."""
@@ -91,11 +78,11 @@ def split_matches(text: str, at_most: int | None = None, first_line: int = 1) ->
     counted, only the first ``at_most`` are cut out; the work is linear in the text."""
     starts = [0]
     searched, game_seen = 0, False
-    for found in _MATCH_LINE.finditer(text):
-        game_seen = game_seen or bool(_GAME_LINE.search(text, searched, found.start()))
-        searched = found.start()
+    for found in _match_lines(text):
+        game_seen = game_seen or bool(_GAME_LINE.search(text, searched, found))
+        searched = found
         if game_seen:
-            starts.append(_header_start(text, found.start()))
+            starts.append(_header_start(text, found))
             game_seen = False
     ends = [*starts[1:], len(text)]
     wanted = len(starts) if at_most is None else max(1, min(at_most, len(starts)))
@@ -105,6 +92,25 @@ def split_matches(text: str, at_most: int | None = None, first_line: int = 1) ->
         counted = start
         parts.append(MatchPart(text[start:end], line))
     return MatchParts(tuple(parts), len(starts))
+
+
+def _match_lines(text: str) -> Iterator[int]:
+    """Where each ``N point match`` line of ``text`` starts. In ASCII text (a record's,
+    nearly always) only the lines holding "point" are tried: the pattern tried at every
+    character of a long record costs more than reading it natively."""
+    if not text.isascii():
+        yield from (found.start() for found in _MATCH_LINE.finditer(text))
+        return
+    lowered = text.lower()
+    at = lowered.find("point")
+    while at >= 0:
+        line = text.rfind("\n", 0, at) + 1
+        if _MATCH_LINE.match(text, line):
+            yield line
+        end = text.find("\n", at)
+        if end < 0:
+            return
+        at = lowered.find("point", end)
 
 
 def _header_start(text: str, start: int) -> int:
@@ -118,12 +124,23 @@ def _header_start(text: str, start: int) -> int:
     return start
 
 
+def _reader_module(name: str) -> Any:
+    """``notation.records.<name>``, imported the first time it is asked for."""
+    return importlib.import_module(f"notation.records.{name}")
+
+
+def _sniffed(module: str) -> Callable[[bytes], bool]:
+    """The test of a reader module's own ``SNIFF`` pattern."""
+    return lambda head: bool(_reader_module(module).SNIFF.search(head))
+
+
+def _one_record(module: str, reader: str) -> Callable[[Any, ReadLimits | None], tuple[MatchText]]:
+    """A reader of one record (text or bytes) from a reader module."""
+    return lambda data, limits: (getattr(_reader_module(module), reader)(data, limits),)
+
+
 def _read_mats(text: str, limits: ReadLimits | None) -> tuple[MatchText, ...]:
     return tuple(read_mat(part.text, limits, part.line) for part in split_matches(text).parts)
-
-
-def _read_sgf(text: str, limits: ReadLimits | None) -> tuple[MatchText, ...]:
-    return (read_sgf(text, limits),)
 
 
 MAT: Final = RecordFormat(
@@ -141,7 +158,7 @@ SGF: Final = RecordFormat(
     media_types=("application/x-go-sgf", "application/x-sgf", "text/x-sgf"),
     suffixes=(".sgf",),
     sniff=lambda head: bool(_SGF_HINT.match(head)),
-    read=_read_sgf,
+    read=_one_record("sgf_reader", "read_sgf"),
     hint="a game tree starting '(;'",
 )
 TMG: Final = RecordFormat(
@@ -149,8 +166,8 @@ TMG: Final = RecordFormat(
     title="TrueMoneyGames .tmg as GNU Backgammon imports it",
     media_types=("application/x-tmg",),
     suffixes=(".tmg",),
-    sniff=lambda head: bool(TMG_HINT.search(head)),
-    read=lambda text, limits: (read_tmg(text, limits),),
+    sniff=_sniffed("tmg_reader"),
+    read=_one_record("tmg_reader", "read_tmg"),
     hint="'MatchID:', 'Player1:' or 'Game N: a-b' lines",
 )
 OLDMOVES: Final = RecordFormat(
@@ -158,8 +175,8 @@ OLDMOVES: Final = RecordFormat(
     title="FIBS oldmoves as GNU Backgammon imports it",
     media_types=("application/x-fibs-oldmoves",),
     suffixes=(".oldmoves",),
-    sniff=lambda head: bool(OLDMOVES_HINT.search(head)),
-    read=lambda text, limits: (read_oldmoves(text, limits),),
+    sniff=_sniffed("oldmoves_reader"),
+    read=_one_record("oldmoves_reader", "read_oldmoves"),
     hint="a 'Score is A-B' line",
 )
 BGROOM: Final = RecordFormat(
@@ -167,8 +184,8 @@ BGROOM: Final = RecordFormat(
     title="BGRoom .bgf (its text form) as GNU Backgammon imports it",
     media_types=("application/x-bgroom",),
     suffixes=(".bgf",),
-    sniff=lambda head: bool(BGROOM_HINT.search(head)),
-    read=lambda text, limits: (read_bgroom(text, limits),),
+    sniff=_sniffed("bgroom_reader"),
+    read=_one_record("bgroom_reader", "read_bgroom"),
     hint="a 'BGF version' line",
 )
 GAM: Final = RecordFormat(
@@ -176,8 +193,8 @@ GAM: Final = RecordFormat(
     title="GammonEmpire .gam as GNU Backgammon imports it (import empire)",
     media_types=("application/x-gammonempire",),
     suffixes=(".gam",),
-    sniff=lambda head: bool(GAM_HINT.search(head)),
-    read=lambda text, limits: (read_gam(text, limits),),
+    sniff=_sniffed("gam_reader"),
+    read=_one_record("gam_reader", "read_gam"),
     hint="a line naming two players, then row '1)'",
 )
 SGG: Final = RecordFormat(
@@ -185,8 +202,8 @@ SGG: Final = RecordFormat(
     title="GamesGrid/GridGammon .sgg as GNU Backgammon imports it",
     media_types=("application/x-sgg",),
     suffixes=(".sgg",),
-    sniff=lambda head: bool(SGG_HINT.search(head)),
-    read=lambda text, limits: (read_sgg(text, limits),),
+    sniff=_sniffed("sgg_reader"),
+    read=_one_record("sgg_reader", "read_sgg"),
     hint="a 'Game N. A-B' line",
 )
 PARTY: Final = RecordFormat(
@@ -194,8 +211,8 @@ PARTY: Final = RecordFormat(
     title="PartyGammon .gam as GNU Backgammon imports it (import party)",
     media_types=("application/x-partygammon",),
     suffixes=(),  # its .gam suffix names GammonEmpire's format; the content tells them apart
-    sniff=lambda head: bool(PARTY_HINT.search(head)),
-    read=lambda text, limits: (read_party(text, limits),),
+    sniff=_sniffed("party_reader"),
+    read=_one_record("party_reader", "read_party"),
     hint="'GAME_n_...=' or 'MATCHLENGTH=' lines",
 )
 SNOWIE: Final = RecordFormat(
@@ -203,8 +220,8 @@ SNOWIE: Final = RecordFormat(
     title="Snowie .txt position as GNU Backgammon imports it (one game from that position)",
     media_types=("application/x-snowie-position",),
     suffixes=(),  # its .txt suffix names the .mat format (gnubg's and XG's text exports)
-    sniff=lambda head: bool(SNOWIE_HINT.search(head)),
-    read=lambda text, limits: (read_snowie(text, limits),),
+    sniff=_sniffed("snowie_reader"),
+    read=_one_record("snowie_reader", "read_snowie"),
     hint="one line of ';'-separated fields",
 )
 
@@ -223,7 +240,7 @@ XG: Final = RecordFormat(
     sniff=lambda head: head.startswith(XG_MAGIC),
     read=_text_of_binary,
     hint="the bytes 'RGMH'",
-    read_bytes=lambda data, limits: (read_xg(data, limits),),
+    read_bytes=_one_record("xg_reader", "read_xg"),
 )
 FORMATS: Final = (XG, SGF, MAT, TMG, OLDMOVES, BGROOM, GAM, SGG, PARTY, SNOWIE)
 """Every format, in the order detection tries them."""

@@ -28,6 +28,10 @@ class Work(StrEnum):
     EDITS = "edits"
 
 
+WORKS = tuple(Work)
+"""Every kind of work (a tuple: iterating the enum class costs more, per game)."""
+
+
 @dataclass(frozen=True, slots=True)
 class WorkLimits:
     """The limits of one check. Defaults leave every real record in the corpora (and a
@@ -95,17 +99,17 @@ class Budget:
     def __init__(self, limits: WorkLimits | None = None) -> None:
         self.limits = limits or WorkLimits()
         self.deadline = time.monotonic() + self.limits.seconds
-        self.in_record = dict.fromkeys(Work, 0)
-        self.in_game = dict.fromkeys(Work, 0)
+        self.in_record = dict.fromkeys(WORKS, 0)
+        self.in_game = dict.fromkeys(WORKS, 0)
         self.game = 0
         # The maxima looked up once: charge() runs for every action of every record.
-        self.per_game = {work: getattr(self.limits, f"{work}_per_game") for work in Work}
-        self.per_record = {work: getattr(self.limits, work) for work in Work}
+        self.per_game = {work: getattr(self.limits, f"{work}_per_game") for work in WORKS}
+        self.per_record = {work: getattr(self.limits, work) for work in WORKS}
 
     def start_game(self, index: int) -> None:
         """Per-game counts start again at game ``index`` (1-based)."""
         self.game = index
-        self.in_game = dict.fromkeys(Work, 0)
+        self.in_game = dict.fromkeys(WORKS, 0)
 
     def charge(self, work: Work, amount: int = 1) -> None:
         """Count ``amount`` of ``work``; WorkLimitError past a limit or the deadline."""

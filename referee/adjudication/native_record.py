@@ -207,9 +207,7 @@ def _result(start: Position, setting: GameSetting, outcome: _Outcome) -> GameRes
     board = None
     if outcome.white is not None and outcome.black is not None:
         board = Board(tuple(outcome.white), tuple(outcome.black))
-    ended = flow.ended(ending, _side(outcome.winner), outcome.points or 0, scored=board)
-    assert ended.result is not None
-    return ended.result
+    return flow.ending_result(ending, _side(outcome.winner), outcome.points or 0, board)
 
 
 def _side(letter: str | None) -> Side | None:

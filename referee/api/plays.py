@@ -11,6 +11,7 @@ from referee.http.bodies import json_object
 from referee.http.engine import engine
 from referee.http.limits import rate_limited
 from referee.plays import PlaysService
+from referee.plays import check_play as verdict_on
 
 blueprint = Blueprint("plays", __name__)
 
@@ -73,5 +74,4 @@ def check_play() -> dict[str, Any]:
         429: Problem
     """
     body = json_object(CheckRequest, MAX_TEXT)
-    service = PlaysService(body["position"], body["options"], engine())
-    return service.check(body["play"]).to_json()
+    return verdict_on(body["position"], body["play"], body["options"], engine()).to_json()

@@ -24,6 +24,8 @@ GROUPS = {
     "export": ("export",),
     "copy": ("copy-archive",),
     "events": ("ratings",),
+    "ubgi": ("engine",),
+    "train": ("train",),
     "analyse": ("analyse",),
 }
 """Each module of ``referee.cli`` and the commands it adds (``add(commands)``)."""

@@ -60,8 +60,9 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     bot.add_argument(
         "--engine",
         metavar="SPEC",
-        help="seat a backgammon engine instead: gnubg:HOST:PORT (gnubg's external player,"
-        " started with gnubg -t and 'external HOST:PORT') or ubgi:COMMAND (a UBGI engine)",
+        help="seat an engine instead: gnubg:HOST:PORT (gnubg's external player, started with"
+        " gnubg -t and 'external HOST:PORT'), ubgi:COMMAND (a UBGI engine) or builtin[:PLIES]"
+        " (the project's own long nardy and khachapuri engine, 0 or 1 ply, default 1)",
     )
     bot.add_argument("--seed", default="", help="the client seed for the dice")
     bot.add_argument(
@@ -189,6 +190,7 @@ def _engine_bot(args: argparse.Namespace, client: LiveClient) -> int:
     from referee.live.bot import LiveApiError
     from referee.players import EngineError, open_engine
     from referee.players.fibs import NotBackgammonError
+    from referee.players.nardy import NotNardyError
     from referee.players.seat import BridgeStopped, EngineStrategy, play_engine_match
 
     logging.basicConfig(format="nardy-referee: %(message)s")
@@ -200,7 +202,7 @@ def _engine_bot(args: argparse.Namespace, client: LiveClient) -> int:
     strategy = EngineStrategy(engine, session_options=engine.name == "gnubg")
     try:
         final = play_engine_match(client, strategy, args.seed)
-    except NotBackgammonError as error:
+    except (NotBackgammonError, NotNardyError) as error:
         print(f"nardy-referee: bot: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BridgeStopped:  # the bridge has logged the engine's line and the reason

@@ -11,11 +11,13 @@ from typing import Any
 
 from notation.records.model import ActionKind
 from referee.bridge import read_written_position, write_position
-from referee.live.table import FinishedGame, GameStart, LiveAction, LogEntry, Table
+from referee.live.table import FinishedGame, GameStart, LiveAction, LogEntry, Table, rules_of
+from referee.rules.board import Board
 from referee.rules.cube import CubeState, Offer
 from referee.rules.engine import CHOSEN, Engine
 from referee.rules.flow import GameFlow
-from referee.rules.position import Cube
+from referee.rules.match import MatchState
+from referee.rules.position import Cube, Position
 from vocabulary import Side
 
 
@@ -49,32 +51,51 @@ def table_json(table: Table) -> dict[str, Any]:
 
 def table_from_json(data: dict[str, Any], engine: Engine = CHOSEN) -> Table:
     """The table ``table_json`` wrote, playing on ``engine``."""
-    table = Table(data["variant"], data["length"], data["options"], engine)
-    position = read_written_position(data["position"])
-    winner = data["winner"]
-    table.match = replace(
-        table.match,
-        score=(data["score"][0], data["score"][1]),
-        game=data["game"],
-        crawford_game=data["crawford_game"],
-        post_crawford=position.post_crawford,
-        winner=Side(winner) if winner and table.length else None,
-    )
     finish = data["finish_position"]
-    table.flow = GameFlow(
+    finish_board = None if finish is None else read_written_position(finish).board
+    return _restored(data, read_written_position(data["position"]), finish_board, engine)
+
+
+def table_as_saved(table: Table, data: dict[str, Any]) -> Table:
+    """``table`` as ``table_from_json`` loads what ``table_json`` wrote of it (``data``),
+    its position and finish taken as they are rather than written and read again (a
+    written position reads as the same position): what the live service keeps of a
+    table it has saved."""
+    saved = _restored(data, table.flow.position, table.flow.finish_board, table.engine)
+    saved.written = (table.flow.position, data["position"])
+    return saved
+
+
+def _restored(
+    data: dict[str, Any], position: Position, finish: Board | None, engine: Engine
+) -> Table:
+    variant_class, rules = rules_of(data["variant"], data["options"])
+    length, winner = data["length"], data["winner"]
+    match = MatchState(
+        variant_class,
+        rules,
+        length,
+        (data["score"][0], data["score"][1]),
+        data["game"],
+        data["crawford_game"],
+        position.post_crawford,
+        Side(winner) if winner and length else None,
+    )
+    flow = GameFlow(
         position,
-        table.rules,
+        rules,
         cube_state(data["cube"]),
-        table.match.crawford[0],
+        match.crawford[0],
         _side(data["first_mover"]),
         _side(data["extra_turn_for"]),
-        None if finish is None else read_written_position(finish).board,
+        finish,
     )
+    table = Table.resumed(match, flow, engine)
     last = data["last_action"]
     table.last_action = None if last is None else _action(last)
     table.game_actions = data["game_actions"]
     table.games = [FinishedGame(**game) for game in data["games"]]
-    table.legal = data["legal"]
+    table.legal = None if data["legal"] is None else list(data["legal"])
     table.acted = [Side(side) for side in data["acted"]]
     table.termination = data["termination"]
     return table

@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
 
-from referee.live.codec import table_from_json, table_json
+from referee.live.codec import table_json
 from referee.live.table import Table
-from referee.rules.engine import CHOSEN, Engine
 from referee.storage.model.live import LiveProgress, StoredLive
 from referee.storage.model.tokens import Token
 
@@ -59,8 +58,8 @@ class LiveMatch:
     """The full time of what the match awaits now (None: ``move_seconds``)."""
 
     @classmethod
-    def from_stored(cls, stored: StoredLive, engine: Engine = CHOSEN) -> LiveMatch:
-        """The match as stored, its table playing on ``engine``."""
+    def from_stored(cls, stored: StoredLive, table: Table) -> LiveMatch:
+        """The match as stored, at ``table`` (its stored state, loaded)."""
         setup, progress = stored.setup, stored.progress
         return cls(
             id=stored.id,
@@ -75,7 +74,7 @@ class LiveMatch:
             version=stored.version,
             throws=progress.throws,
             deadline=progress.deadline,
-            table=table_from_json(progress.state or {}, engine),
+            table=table,
             match_id=stored.match_id,
             created_at=stored.created_at,
             dice_id=setup.dice_id or stored.id,

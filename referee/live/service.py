@@ -8,10 +8,13 @@ again, so of two racing actions on one ply the second finds a new ply (409).
 
 from __future__ import annotations
 
+import json
+import math
 import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from referee.errors import (
@@ -26,7 +29,8 @@ from referee.errors import (
     StorageUnavailableError,
 )
 from referee.live import dice
-from referee.live.codec import entries_from_json, entries_json, table_json
+from referee.live.codec import entries_from_json, entries_json, table_as_saved, table_json
+from referee.live.kept import TABLES
 from referee.live.model import LiveMatch, Status
 from referee.live.record import checked_record
 from referee.live.shapes import (
@@ -72,10 +76,13 @@ class _Dice:
 
 
 def _load(storage: Storage, live_id: int, engine: Engine = CHOSEN) -> LiveMatch:
-    stored = storage.live.get(live_id) if 0 < live_id < 2**63 else None
-    if stored is None:
+    """The match as stored, its table playing on ``engine`` (this process's kept table
+    when it is the one stored)."""
+    found = storage.live.get_encoded(live_id) if 0 < live_id < 2**63 else None
+    if found is None:
         raise NotFoundError(f"no live match with id {live_id}")
-    return LiveMatch.from_stored(stored, engine)
+    stored, text = found
+    return LiveMatch.from_stored(stored, TABLES.table(live_id, text, engine))
 
 
 Change = Callable[[LiveMatch, _Dice], bool]
@@ -99,13 +106,17 @@ def _change(storage: Storage, live_id: int, change: Change, engine: Engine = CHO
             entries = [*entries_from_json(storage.live.log(live_id)), *noted]
             record = checked_record(match, entries, engine, storage.events.seat(live_id))
         progress, throws = match.progress(), tuple(thrown.new)
+        state = progress.state
+        text = None if state is None else json.dumps(state)
         try:
             saving = LiveChange(
-                live_id, match.version, progress, throws, record, tuple(entries_json(noted))
+                live_id, match.version, progress, throws, record, tuple(entries_json(noted)), text
             )
             match_id = storage.live.save(saving)
         except LiveConflictError:
             continue
+        if state is not None and text is not None:
+            TABLES.keep(live_id, text, table_as_saved(match.table, state))
         match.version += 1
         match.match_id = match_id if record is not None else match.match_id
         return match  # as saved
@@ -428,9 +439,21 @@ def _clock_view(match: LiveMatch) -> ClockView | None:
 
 
 def _iso(epoch: float | None) -> str | None:
+    """A Unix time as the state writes it, to the second (as ``datetime`` rounds it: to
+    the microsecond first)."""
     if epoch is None:
         return None
-    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    second = math.floor(epoch)
+    if round((epoch - second) * 1e6) >= 1_000_000:
+        second += 1
+    return _iso_second(second)
+
+
+@lru_cache(maxsize=16)
+def _iso_second(second: int) -> str:
+    """One second as the state writes it: made once for all the deadlines that fall in it
+    (every action made in the same second sets one)."""
+    return datetime.fromtimestamp(second, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def proof(storage: Storage, live_id: int) -> dict[str, Any]:

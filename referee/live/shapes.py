@@ -153,9 +153,10 @@ class DiceProof(Shape):
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ActionView:
-    """One action of a live game as ``LastAction`` shows it."""
+    """One action of a live game as ``LastAction`` shows it (made for every state, and
+    dumped at once: not frozen, whose ``__init__`` costs twice as much)."""
 
     number: int
     side: str
@@ -174,9 +175,11 @@ class ClockView:
     reserves: dict[str, float]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class StateView:
-    """The state of a live match as LIVE.md §3 names its fields."""
+    """The state of a live match as LIVE.md §3 names its fields (made for every action's
+    answer and dumped at once: not frozen, whose ``__init__`` of thirty fields costs more
+    than the dump)."""
 
     id: int
     variant: str

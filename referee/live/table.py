@@ -22,6 +22,7 @@ from referee.rules.engine import CHOSEN, Engine
 from referee.rules.flow import GameFlow
 from referee.rules.match import MatchState
 from referee.rules.options import Options
+from referee.rules.position import Position
 from referee.rules.variants import Variant, find_variant
 from vocabulary import Phase, Side
 
@@ -96,10 +97,22 @@ class Table:
     ) -> None:
         """A match waiting for its first game (``options``: a request's, checked here);
         ``engine`` lists and judges its plays."""
+        variant_class, rules = rules_of(variant, options)
+        match = MatchState(variant_class, rules, length)
+        self._begin(match, GameFlow.start(match.start_position(), rules), engine)
+
+    @classmethod
+    def resumed(cls, match: MatchState, flow: GameFlow, engine: Engine = CHOSEN) -> Table:
+        """A table at ``match`` and ``flow`` with nothing noted or finished yet (the codec
+        sets what else it saved)."""
+        table = cls.__new__(cls)
+        table._begin(match, flow, engine)
+        return table
+
+    def _begin(self, match: MatchState, flow: GameFlow, engine: Engine) -> None:
         self.engine = engine
-        variant_class, rules = _rules(variant, tuple(sorted(options.items())))
-        self.match = MatchState(variant_class, rules, length)
-        self.flow = GameFlow.start(self.match.start_position(), rules)
+        self.match = match
+        self.flow = flow
         self.noted: list[LogEntry] = []
         """What the record will say, noted since the table was loaded (the live store
         appends it to the match's log with the change)."""
@@ -114,6 +127,18 @@ class Table:
         self.acted: list[Side] = []
         """The sides that have made an action (a bot may abort only before its first)."""
         self.termination: str | None = None
+        self.written: tuple[Position | None, str] = (None, "")
+        """The last position written (``position``) and its text."""
+
+    def copy(self) -> Table:
+        """A copy to change: the same match and game (values, shared), lists of its own,
+        nothing noted and unchanged (as if loaded)."""
+        copy = Table.__new__(Table)
+        copy.__dict__.update(self.__dict__)
+        copy.noted, copy.changed = [], False
+        copy.games, copy.acted = list(self.games), list(self.acted)
+        copy.legal = None if self.legal is None else list(self.legal)
+        return copy
 
     # -- what the state shows -------------------------------------------------------------
 
@@ -148,8 +173,12 @@ class Table:
 
     @property
     def position(self) -> str:
-        """The current game's position string (after the end: the board as it ended)."""
-        return write_position(self.flow.position)
+        """The current game's position string (after the end: the board as it ended),
+        written once per position (a change saves it and then answers it)."""
+        position = self.flow.position
+        if self.written[0] is not position:
+            self.written = (position, write_position(position))
+        return self.written[1]
 
     @property
     def finished(self) -> bool:
@@ -334,10 +363,14 @@ class Table:
         self.legal = None
 
 
+def rules_of(variant: str, options: Mapping[str, object]) -> tuple[type[Variant], Options]:
+    """A match's variant and options (a request's, or as a table saved them), checked once:
+    a table is loaded for every action and its options never change."""
+    return _rules(variant, tuple(sorted(options.items())))
+
+
 @lru_cache(maxsize=256)
 def _rules(variant: str, options: tuple[tuple[str, object], ...]) -> tuple[type[Variant], Options]:
-    """A match's variant and options, checked once (a table is loaded for every action; its
-    options never change)."""
     variant_class = find_variant(variant)
     return variant_class, variant_class.options_with(dict(options))
 

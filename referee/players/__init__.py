@@ -6,6 +6,9 @@ HTTP API, as the reference bot plays (the rules engine, Python or native, is
   engine's answer as a live action (pure functions);
 * ``gnubg``: GNU Backgammon's external player (gnubg listens on HOST:PORT, we connect);
 * ``ubgi``: an engine process speaking UBGI on stdin/stdout;
+* ``nardy``: a live nardy state as the question a nardy engine reads (the position
+  string: UBGI's draft knows backgammon only);
+* ``builtin``: the project's own nardy engine (the native core's), in this process;
 * ``seat``: the bridge, ``EngineStrategy``, a strategy of the reference bot's loop
   (``referee.live.bot.play_match``) that asks the engine, and ``play_engine_match``.
 
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from referee.players.builtin import BuiltinEngine, builtin_engine
 from referee.players.gnubg import EngineError, GnubgExternal
 from referee.players.ubgi import UbgiEngine
 
@@ -31,10 +35,12 @@ class Engine(Protocol):
     def close(self) -> None: ...
 
 
-def open_engine(spec: str) -> GnubgExternal | UbgiEngine:
-    """The engine ``spec`` names: ``gnubg:HOST:PORT`` or ``ubgi:COMMAND`` (not yet
-    connected; ValueError for anything else)."""
+def open_engine(spec: str) -> GnubgExternal | UbgiEngine | BuiltinEngine:
+    """The engine ``spec`` names: ``gnubg:HOST:PORT``, ``ubgi:COMMAND`` or
+    ``builtin[:PLIES]`` (not yet connected; ValueError for anything else)."""
     kind, _, rest = spec.partition(":")
+    if kind == "builtin":
+        return builtin_engine(spec)
     if kind == "gnubg":
         host, _, port = rest.rpartition(":")
         if not host or not port.isdigit() or not 0 < int(port) < 65536:
@@ -44,7 +50,9 @@ def open_engine(spec: str) -> GnubgExternal | UbgiEngine:
         if not rest.strip():
             raise ValueError(f"expected ubgi:COMMAND, got {spec!r}")
         return UbgiEngine(rest)
-    raise ValueError(f"unknown engine {spec!r} (known: gnubg:HOST:PORT, ubgi:COMMAND)")
+    raise ValueError(
+        f"unknown engine {spec!r} (known: gnubg:HOST:PORT, ubgi:COMMAND, builtin[:PLIES])"
+    )
 
 
-__all__ = ["Engine", "EngineError", "GnubgExternal", "UbgiEngine", "open_engine"]
+__all__ = ["BuiltinEngine", "Engine", "EngineError", "GnubgExternal", "UbgiEngine", "open_engine"]

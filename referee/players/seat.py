@@ -1,8 +1,9 @@
 """The seat (the engine bridge): an engine as a strategy of the reference bot's loop.
 
 ``EngineStrategy.choose`` turns each state in which the bot is to act into the engine's
-board (fibs.fibs_board, plus gnubg's session options), asks the engine, and turns its
-answer into the action (fibs.action_of). It keeps the last exchange so that, when the
+board (fibs.fibs_board, plus gnubg's session options; for long nardy and khachapuri the
+position string, nardy.nardy_question), asks the engine, and turns its answer into the
+action (fibs.action_of). It keeps the last exchange so that, when the
 server refuses the action, ``play_engine_match`` can log the engine's line next to the
 server's reason and stop: the bridge never plays anything the engine did not say.
 
@@ -29,6 +30,7 @@ from referee.players.fibs import (
     action_of,
     fibs_board,
 )
+from referee.players.nardy import NARDY, NotNardyError, nardy_question
 from vocabulary import Side, VariantId
 
 log = logging.getLogger("nardy_referee.players")
@@ -74,9 +76,12 @@ class EngineStrategy:
         side = Side(state["to_act"])
         players = state["players"]
         seat = Seat(side, players[side], players[side.other])
-        question = fibs_board(state, seat)
-        if self.session_options:
-            question += " " + session_options(state.get("options") or {}, state["length"])
+        if state.get("variant") in NARDY:
+            question = nardy_question(state)
+        else:
+            question = fibs_board(state, seat)
+            if self.session_options:
+                question += " " + session_options(state.get("options") or {}, state["length"])
         answer = self.engine.ask(question)
         self.last = Exchange(state["ply"], question, answer)
         log.debug("ply %s: %s -> %r", state["ply"], question, answer)
@@ -91,22 +96,33 @@ class EngineStrategy:
             raise BridgeStopped(message) from None
 
 
-def refuse_variant(state: Mapping[str, Any]) -> None:
-    """NotBackgammonError for a match the engines cannot play (before joining it)."""
-    if state.get("variant") != VariantId.BACKGAMMON:
-        raise NotBackgammonError(
-            f"live match {state.get('id')} is {state.get('variant')}: the engine bridge plays"
-            " backgammon only (gnubg and UBGI engines know no nardy)"
+def refuse_variant(state: Mapping[str, Any], engine: Engine | None = None) -> None:
+    """NotBackgammonError for a nardy match the engine cannot play, NotNardyError for a
+    backgammon match a nardy engine cannot play (before joining it). An engine plays the
+    variants it names (``variants``), else backgammon only."""
+    variant = state.get("variant")
+    plays = getattr(engine, "variants", frozenset({VariantId.BACKGAMMON}))
+    if variant in plays:
+        return
+    if variant == VariantId.BACKGAMMON:
+        raise NotNardyError(
+            f"live match {state.get('id')} is backgammon: {getattr(engine, 'name', 'the engine')}"
+            " plays long nardy and khachapuri only"
         )
+    raise NotBackgammonError(
+        f"live match {state.get('id')} is {variant}: the engine bridge plays backgammon only"
+        " with this engine (gnubg and UBGI engines know no nardy; the builtin engine does)"
+    )
 
 
 def play_engine_match(
     client: LiveClient, strategy: EngineStrategy, seed: str = ""
 ) -> dict[str, Any]:
-    """Play one live match with the engine; the final state. Refuses a nardy match before
-    joining it (NotBackgammonError); BridgeStopped when the engine's answer is no action
-    here or the server refuses it, with the engine's line and the server's reason."""
-    refuse_variant(client.call("GET"))
+    """Play one live match with the engine; the final state. Refuses a match of a variant
+    the engine does not play before joining it (NotBackgammonError, NotNardyError);
+    BridgeStopped when the engine's answer is no action here or the server refuses it, with
+    the engine's line and the server's reason."""
+    refuse_variant(client.call("GET"), strategy.engine)
     try:
         return play_match(client, strategy, seed)
     except ActionRefused as refused:

@@ -11,6 +11,11 @@ engine. The draft names no beaver answer and no session options, so the board go
 bare (the Crawford state is in the board's own fields) and a ``beaver`` answer is taken
 as gnubg's is (fibs.action_of). The draft says nothing of ``info`` lines; lines starting
 ``id ``, ``info `` or a stray ``readyok`` before an answer are skipped, as a UCI client would.
+
+One extension, for the nardy games the draft does not know: an engine that answers
+``ubgi`` with ``id variants long-nardy khachapuri`` is asked about those variants' matches
+with the position string (``referee.players.nardy``); without that line it plays
+backgammon only.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import threading
 from dataclasses import dataclass, field
 
 from referee.players.gnubg import ANSWER_SECONDS, EngineError
+from vocabulary import VariantId
 
 START_SECONDS = 60.0
 _SKIPPED = ("id ", "info ", "readyok")
@@ -64,6 +70,14 @@ class UbgiEngine:
             if line.startswith("id "):
                 key, _, value = line[3:].partition(" ")
                 self.identity[key] = value.strip()
+
+    @property
+    def variants(self) -> frozenset[str]:
+        """The variants the engine plays (its ``id variants`` line; started to ask)."""
+        with self._lock:
+            if self._process is None:
+                self.connect()
+        return frozenset(self.identity.get("variants", VariantId.BACKGAMMON).split())
 
     def ask(self, line: str) -> str:
         """The engine's answer to one position line."""

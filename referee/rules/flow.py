@@ -250,13 +250,22 @@ class GameFlow:
         (else the board as it stands): ``points`` are what a resignation gives up or a
         timeout awards, ``scored`` the board a bear-off counts (else ``board``)."""
         board = self.position.board if board is None else board
-        result = self._score(ending, winner, points, board if scored is None else scored)
+        result = self.ending_result(ending, winner, points, board if scored is None else scored)
         position = self.position.moved_on(board, None, Phase.END)
         return replace(self, position=position, result=result)
 
-    def _score(self, ending: Ending, winner: Side | None, points: int, board: Board) -> GameResult:
-        """The one scoring of every ending, for the game's stake (``board``: the board a
-        bear-off counts; ``points``: a resignation's or a timeout's)."""
+    def ending_result(
+        self,
+        ending: Ending,
+        winner: Side | None = None,
+        points: int = 0,
+        scored: Board | None = None,
+    ) -> GameResult:
+        """The result ``ended`` gives the game, without making the ended game (the record
+        fast path asks no more): the one scoring of every ending, for the game's stake
+        (``scored``: the board a bear-off counts, else the board as it stands; ``points``: a
+        resignation's or a timeout's)."""
+        board = self.position.board if scored is None else scored
         stake = self.stake
         if ending is Ending.DRAW:
             return score_draw(stake)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import cache, lru_cache
+from typing import Any
 
 from referee.storage.errors import LiveConflictError
 from referee.storage.matches import insert_match
@@ -76,12 +78,17 @@ class Live:
         assert progress.state is not None
         with self.database.writing() as tx:
             live_id = tx.insert(insert_sql("live_matches", list(row)), list(row.values()))
-            tx.execute(APPEND, log_row(live_id, 0, progress.ply, (), progress.state))
+            state = json.dumps(progress.state)
+            tx.execute(APPEND, log_row(live_id, 0, progress.ply, (), state))
         return live_id
 
     def get(self, live_id: int) -> StoredLive | None:
         row = self.database.row(GET, [live_id])
-        return None if row is None else stored_live(row)
+        return None if row is None else stored_live(row, json.loads(row["last_state"]))
+
+    def get_encoded(self, live_id: int) -> tuple[StoredLive, str] | None:
+        row = self.database.row(GET, [live_id])
+        return None if row is None else (stored_live(row, None), row["last_state"])
 
     def versions(self, live_ids: Sequence[int]) -> dict[int, LiveVersion]:
         if not live_ids:
@@ -121,9 +128,9 @@ class Live:
         logged = None
         if state is not None:
             updates["state_version"] = version
-            logged = log_row(live_id, version, change.progress.ply, change.entries, state)
-        assignments = ", ".join(f"{name} = ?" for name in updates)
-        update = f"UPDATE live_matches SET {assignments} WHERE id = ? AND version = ?"
+            text = json.dumps(state) if change.state_text is None else change.state_text
+            logged = log_row(live_id, version, change.progress.ply, change.entries, text)
+        update = _update(tuple(updates))
         throws = [(live_id, t.k, t.dice[0], t.dice[1], t.game, t.use) for t in change.new_throws]
         with self.database.writing(live=True) as tx:
             if tx.execute(update, (*updates.values(), live_id, change.version)) != 1:
@@ -157,11 +164,26 @@ class Live:
         return None if row is None else row["served_at"]
 
 
+@cache
+def _update(columns: tuple[str, ...]) -> str:
+    """The statement of a change that sets ``columns`` (two sets: with a new state, without)."""
+    assignments = ", ".join(f"{name} = ?" for name in columns)
+    return f"UPDATE live_matches SET {assignments} WHERE id = ? AND version = ?"
+
+
+@lru_cache(maxsize=256)
+def _options(text: str) -> tuple[tuple[str, Any], ...]:
+    """A match's options as stored (JSON), read once per text (a match is read for every
+    action, and its options never change)."""
+    return tuple(json.loads(text).items())
+
+
 def log_row(
-    live_id: int, version: int, ply: int, entries: Sequence[Json], state: Json
+    live_id: int, version: int, ply: int, entries: Sequence[Json], state: str
 ) -> tuple[object, ...]:
-    """A row of the match's log: the entries a change added and the state after it."""
-    return (live_id, version, ply, json.dumps(list(entries)), json.dumps(state))
+    """A row of the match's log: the entries a change added and the state after it (as
+    JSON text)."""
+    return (live_id, version, ply, json.dumps(list(entries)), state)
 
 
 def live_setup_row(setup: LiveSetup) -> dict[str, object]:
@@ -199,12 +221,13 @@ def progress_columns(progress: LiveProgress) -> dict[str, object]:
     }
 
 
-def stored_live(row: Row) -> StoredLive:
-    """A live match from its row joined with its last state (``last_state``)."""
+def stored_live(row: Row, state: Json | None) -> StoredLive:
+    """A live match from its row joined with its last state, ``state`` (``last_state``
+    decoded, or None where it is left as text)."""
     setup = LiveSetup(
         variant=row["variant"],
         length=row["length"],
-        options=json.loads(row["options"]),
+        options=dict(_options(row["options"])),
         players=(row["white"], row["black"]),
         move_seconds=row["move_seconds"],
         host_token_id=row["host_token_id"],
@@ -222,7 +245,7 @@ def stored_live(row: Row) -> StoredLive:
         ply=row["ply"],
         seeds=(row["seed_w"], row["seed_b"]),
         deadline=row["deadline"],
-        state=json.loads(row["last_state"]),
+        state=state,
         throws=row["throws"],
         reserves=reserves,
         turn_seconds=row["turn_seconds"],

@@ -146,6 +146,11 @@ class LiveStore(Protocol):
     def get(self, live_id: int) -> StoredLive | None:
         """One live match (None: no such match)."""
 
+    def get_encoded(self, live_id: int) -> tuple[StoredLive, str] | None:
+        """One live match as ``get`` reads it but its last state left as the JSON text
+        stored, not decoded (``progress.state`` None): a reader that keeps what it decoded
+        finds it by that text (None: no such match)."""
+
     def versions(self, live_ids: Sequence[int]) -> dict[int, LiveVersion]:
         """The version and deadline of each of these live matches that exists."""
 

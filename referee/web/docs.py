@@ -47,6 +47,7 @@ USERS = (
     Guide("live", "Live matches", "for bot authors: the endpoints, the state, fair dice"),
     Guide("events", "Events", "for directors and bot authors: pairings, standings, ratings"),
     Guide("challenges", "Challenges", "for bot authors: challenges between bots, policies"),
+    Guide("engine", "The nardy engine", "the builtin long nardy and khachapuri player"),
     Guide("analysis", "Analysis", "how well a match was played: gnubg's figures, PR, the command"),
 )
 OPERATORS = (

@@ -1,6 +1,7 @@
 """``nardy-referee bot --events`` and ``EventsBot``: bots that learn of their matches only
 on ``GET /v1/bot/stream`` play whole events to the end on a real gunicorn (two workers):
-the reference bot in threads and as the command, and gnubg through the bridge."""
+the reference bot in threads and as the command, gnubg through the bridge, and the builtin
+nardy engine as the command."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +19,7 @@ import pytest
 from referee.live.bot import EventsBot, RandomStrategy, strategy_player
 from referee.players.gnubg import GnubgExternal
 from referee.players.seat import engine_player
+from tests.native.conftest import native  # noqa: F401 (the fixture: built, or skipped)
 from tests.players.gnubg import external_player
 from tests.server import ROOT, Server, start, stop, write_token
 
@@ -183,21 +184,35 @@ def test_gnubg_plays_a_round_robin_through_the_bridge(site: Site, gnubg: GnubgEx
     check_played(server, done, finals)
 
 
-def test_the_command_with_gnubg(site: Site, gnubg: GnubgExternal, tmp_path: Path) -> None:
-    """``bot --events --engine gnubg:HOST:PORT`` plays a two-entrant event to its end."""
+def engine_command_plays(
+    site: Site, names: tuple[str, str], spec: str, matches: int, **event: Any
+) -> None:
+    """``bot --events --engine SPEC`` for ``names[0]`` and the reference bot for
+    ``names[1]`` play a two-entrant event to its end."""
     server, host, secrets = site
-    gnubg.close()  # gnubg takes one controller at a time: the command's, now
-    names = (NAMES[8], NAMES[0])
-    spec = f"gnubg:127.0.0.1:{gnubg.port}"
     engine = subprocess.Popen(
-        command(secrets[names[0]], server.base, "--matches", "1", "--engine", spec),
+        command(secrets[names[0]], server.base, "--matches", str(matches), "--engine", spec),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
     )
-    event = started(server, host, format="round-robin", entrants=list(names), length=3)
-    finals = run_bots(site, names[1:], event)
+    started_event = started(server, host, format="round-robin", entrants=list(names), **event)
+    finals = run_bots(site, names[1:], started_event)
     finals.update(outputs({names[0]: engine}))
-    done = finished(server, event["id"])
+    done = finished(server, started_event["id"])
     check_played(server, done, finals)
+
+
+def test_the_command_with_gnubg(site: Site, gnubg: GnubgExternal) -> None:
+    """``bot --events --engine gnubg:HOST:PORT`` plays a two-entrant event to its end."""
+    gnubg.close()  # gnubg takes one controller at a time: the command's, now
+    spec = f"gnubg:127.0.0.1:{gnubg.port}"
+    engine_command_plays(site, (NAMES[8], NAMES[0]), spec, 1, length=3)
+
+
+@pytest.mark.usefixtures("native")
+@pytest.mark.parametrize("variant", ["long-nardy", "khachapuri"])
+def test_the_command_with_the_builtin_engine(site: Site, variant: str) -> None:
+    """``bot --events --engine builtin:0`` plays both games of a mirrored nardy pairing."""
+    engine_command_plays(site, (NAMES[1], NAMES[2]), "builtin:0", 2, variant=variant, mirrored=True)

@@ -8,7 +8,6 @@ import random
 import subprocess
 import sys
 import threading
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -16,14 +15,14 @@ from typing import Any
 import pytest
 
 from referee.adjudication.match import check_record
-from referee.live.bot import EventsBot, LiveClient, RandomStrategy, play_match, strategy_player
+from referee.live.bot import LiveClient, RandomStrategy, play_match
 from referee.players.fibs import NotBackgammonError
 from referee.players.gnubg import GnubgExternal
 from referee.players.seat import BridgeStopped, EngineStrategy, play_engine_match
 from referee.players.ubgi import UbgiEngine
 from tests.live.harness import Tokens, create, token_of
 from tests.players.gnubg import run_batch
-from tests.players.live_play import engine_match
+from tests.players.live_play import challenge_taken, engine_match
 from tests.server import ROOT, Server
 
 Setup = tuple[Server, Tokens]
@@ -176,32 +175,12 @@ def test_the_engine_takes_a_challenge_by_its_policy(setup: Setup, gnubg: GnubgEx
                "--token", tokens.alice, "--name", "alice", "--matches", "1",
                "--accept", '{"accept": ["bob"]}',
                "--engine", f"gnubg:127.0.0.1:{gnubg.port}"]  # fmt: skip
-    bot = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 60
-        while not any(  # its policy set and its stream open
-            found["name"] == "alice" and found["policy"] is not None
-            for found in server.json("GET", "/v1/bots/online")
-        ):
-            assert time.monotonic() < deadline and bot.poll() is None, "alice never came online"
-            time.sleep(0.05)
-        challenger = EventsBot(
-            server.base, tokens.bob, strategy_player(RandomStrategy(random.Random(2))), 1
-        )
-        thread = threading.Thread(target=challenger.run, daemon=True)
-        thread.start()
-        body = {"opponent": "alice", "variant": "backgammon", "length": 1}
-        made = server.json("POST", "/v1/challenges", body, tokens.bob)
-        assert made["status"] == "accepted", made
-        out, _ = bot.communicate(timeout=300)
-        thread.join(timeout=60)
-    finally:
-        if bot.poll() is None:
-            bot.kill()
-    assert bot.returncode == 0
-    (final,) = challenger.done
-    assert json.loads(out) == {key: final[key] for key in ("id", "status", "score", "winner")}
-    assert final["id"] == made["live_id"] and final["status"] == "finished"
+    taken = challenge_taken(server, tokens, command, "backgammon")
+    assert taken.returncode == 0
+    summary = {key: taken.final[key] for key in ("id", "status", "score", "winner")}
+    assert json.loads(taken.out) == summary
+    assert taken.final["id"] == taken.challenge["live_id"]
+    assert taken.final["status"] == "finished"
 
 
 def test_a_live_match_exports_with_its_dice_tags(

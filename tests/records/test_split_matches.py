@@ -55,3 +55,25 @@ def test_every_match_read_from_a_file_keeps_its_lines() -> None:
     records = read_records(many_matches(150, count=200))
     assert len(records) == 200 and records[150].games[0].players == ("C", "D")
     assert [record.games[0].line for record in records] == [4 * i + 2 for i in range(200)]
+
+
+TRICKY = [
+    MATCH * 3,
+    " 7 POINT\tMatch\r\n Game 1\r\n A : 0   B : 0\r\n 5 point match\r\n Game 1\r\n",
+    "pointpoint 5 point match\n Game 1\n 1 point match",
+    " 1 points match\n Game 2\n 3 point matches\n Game 3\n\t3 point match x\n Game 1\n",
+    "; point\n 3 point match\n Game 1\n; [Event point]\n 5 point match\n Game 1\n point",
+    "Game 1\n 123456 point match\n 12345 point match\n Game 1\n 2 point match",
+]
+"""Match lines in every case and spacing, and lines that only look like one."""
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_ascii_text_is_split_where_any_text_is(text: str) -> None:
+    """ASCII text (whose match lines are looked for where "point" stands) is split as text
+    that is not ASCII (read by the pattern alone): here a comment line added at the end."""
+    found, other = split_matches(text), split_matches(text + "\n; \u00e9")
+    assert found.count == other.count > 0
+    assert [part.line for part in found.parts] == [part.line for part in other.parts]
+    assert [part.text for part in found.parts[:-1]] == [part.text for part in other.parts[:-1]]
+    assert found.parts[-1].text + "\n; \u00e9" == other.parts[-1].text

@@ -3,6 +3,7 @@ version, with its throws and, at the end, its record in the same transaction."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -164,3 +165,25 @@ def test_of_changes_made_at_once_from_one_reading_one_is_saved(
     stored = storage.live.get(live_id)
     assert stored is not None and stored.version == 1
     assert len(storage.live.throws(live_id)) == 1
+
+
+def test_a_match_is_read_with_its_state_as_the_json_text_stored(storage: Storage) -> None:
+    live_id = storage.live.create(SETUP, WAITING)
+    found = storage.live.get_encoded(live_id)
+    assert found is not None
+    stored, text = found
+    assert json.loads(text) == WAITING.state
+    assert (stored.version, stored.progress) == (0, replace(WAITING, state=None))
+    # the text a caller made is stored as it is, and read back so
+    made = '{"table":  [2]}'
+    storage.live.save(LiveChange(live_id, 0, PLAYING, (), state_text=made))
+    found = storage.live.get_encoded(live_id)
+    assert found is not None and found[1] == made
+    assert found[0].progress == replace(PLAYING, state=None)
+    stored_again = storage.live.get(live_id)
+    assert stored_again is not None and stored_again.progress == PLAYING
+    # a change that leaves the table keeps the text as it was
+    storage.live.save(LiveChange(live_id, 1, replace(PLAYING, state=None), ()))
+    found = storage.live.get_encoded(live_id)
+    assert found is not None and (found[0].version, found[1]) == (2, made)
+    assert storage.live.get_encoded(live_id + 1) is None

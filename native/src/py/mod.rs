@@ -5,6 +5,7 @@
 // reports at the signature; the code written here has no such conversion.
 #![allow(clippy::useless_conversion)]
 
+mod engine;
 mod plays;
 mod record;
 
@@ -23,6 +24,7 @@ impl From<Error> for PyErr {
 fn nardy_native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     plays::register(module)?;
+    engine::register(module)?;
     record::register(module)?;
     Ok(())
 }

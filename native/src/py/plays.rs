@@ -1,12 +1,13 @@
-//! The rules' questions for the Python engine: the legal plays of a turn, the judgement of
-//! a written play, a turn's head limits, and a play's canonical text.
+//! The rules' questions for the Python engine: a position string read, the legal plays of a
+//! turn, the judgement of a written play, a turn's head limits, and a play's canonical text.
 
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::{PyBytes, PyString, PyTuple};
 
-use crate::bridge;
+use crate::bridge::{self, PositionRefusal, ReadPosition};
 use crate::error::Error;
+use crate::notation::positions::State;
 use crate::rules::board::{layout_from_slice, Dice, Layout, Play, Step, CELLS};
 use crate::rules::judge::Judge;
 use crate::rules::movegen;
@@ -231,8 +232,116 @@ fn play_text(steps: Vec<StepTuple>, literal: bool) -> String {
     bridge::play_text(&steps, literal)
 }
 
+/// A valid position's fields as the Python engine builds its `Position` from them: variant
+/// id, White's and Black's layouts, turn, phase, dice, resign level, cube (value, owner) or
+/// None, match length, score, Crawford and post-Crawford.
+type PositionFields<'py> = (
+    &'static str,
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    Option<&'static str>,
+    &'static str,
+    Option<(u8, u8)>,
+    u8,
+    Option<(u32, Option<&'static str>)>,
+    u32,
+    (u32, u32),
+    bool,
+    bool,
+);
+
+fn position_fields<'py>(py: Python<'py>, read: &ReadPosition) -> PositionFields<'py> {
+    let data = &read.data;
+    let (phase, dice, resign) = match data.state {
+        State::Roll => ("roll", None, 0),
+        State::Move(first, second) => ("move", Some((first, second)), 0),
+        State::Doubled => ("doubled", None, 0),
+        State::Resign(level) => ("resign", None, level),
+        State::End => ("end", None, 0),
+    };
+    let cube = data
+        .cube
+        .map(|cube| (cube.value, cube.owner.map(|side| side.letter())));
+    (
+        read.variant.id(),
+        layout_tuple(py, &read.white),
+        layout_tuple(py, &read.black),
+        data.turn.map(|side| side.letter()),
+        phase,
+        dice,
+        resign,
+        cube,
+        data.match_length,
+        data.score,
+        data.crawford,
+        data.post_crawford,
+    )
+}
+
+/// A position string read by the native reader (`referee.bridge.read_position`'s fast
+/// path): None when the Python reader must read it (text that is not ASCII); else
+/// `("position", fields)`, `("notation", (message, column))` when it cannot be read, or
+/// `("invalid", [(code, message, field, column), ...])` listing every problem it has.
+#[pyfunction]
+fn read_position(py: Python<'_>, text: &Bound<'_, PyString>) -> PyObject {
+    // A lone surrogate (JSON's `\ud800`) has no UTF-8 form: Python reads that text.
+    let Ok(text) = text.to_str() else {
+        return py.None();
+    };
+    match bridge::read_position(text) {
+        Ok(read) => ("position", position_fields(py, &read)).into_py(py),
+        Err(PositionRefusal::Declined) => py.None(),
+        Err(PositionRefusal::Notation(error)) => {
+            ("notation", (error.message, error.column)).into_py(py)
+        }
+        Err(PositionRefusal::Invalid(problems)) => {
+            let listed: Vec<_> = problems
+                .into_iter()
+                .map(|(problem, column)| (problem.code, problem.message, problem.field, column))
+                .collect();
+            ("invalid", listed).into_py(py)
+        }
+    }
+}
+
+/// `Options` as the plays fast path needs them: head exception, first-turn scope, block
+/// rule and block timing (by their values), and whether plays are judged by sequence.
+type PlainOptions = (PyBackedStr, PyBackedStr, PyBackedStr, PyBackedStr, bool);
+
+/// A written play checked from the texts alone (`referee.plays.check_play`'s fast path):
+/// `(canonical play, position after)` for a legal play with nothing to warn about, None when
+/// the Python engine must answer (`bridge::check_play` says when).
+#[pyfunction]
+fn check_play(
+    position: &Bound<'_, PyString>,
+    play: &Bound<'_, PyString>,
+    options: PlainOptions,
+) -> PyResult<Option<(String, String)>> {
+    let (Ok(position), Ok(play)) = (position.to_str(), play.to_str()) else {
+        return Ok(None);
+    };
+    let Ok(read) = bridge::read_position(position) else {
+        return Ok(None);
+    };
+    let (head_exception, first_turn_scope, block_rule, block_timing, sequence) = options;
+    let options = PlayOptions {
+        head_exception: head_exception.parse()?,
+        first_turn_scope: first_turn_scope.parse()?,
+        block_rule: block_rule.parse()?,
+        block_timing: block_timing.parse()?,
+    };
+    let mode = if sequence {
+        JudgeMode::Sequence
+    } else {
+        JudgeMode::Position
+    };
+    Ok(bridge::check_play(&read, play, &options, mode))
+}
+
 /// Registers the rules' functions in the module.
 pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(read_position, module)?)?;
+    module.add_function(wrap_pyfunction!(check_play, module)?)?;
     module.add_function(wrap_pyfunction!(legal_plays, module)?)?;
     module.add_function(wrap_pyfunction!(legal_play_texts, module)?)?;
     module.add_function(wrap_pyfunction!(judge, module)?)?;

@@ -32,6 +32,28 @@ impl Accepted {
     pub fn marks_anything(&self, moves: &[WrittenMove]) -> bool {
         moves.iter().any(|m| m.mark) || self.played.iter().any(|s| s.hit)
     }
+
+    /// Whether Python words a warning about the `*` marks of `moves` (`_mark_warnings`
+    /// answers anything): a written move whose mark says other than its last step (identical
+    /// moves marked as one, right when any of them hits), or a move that hits on the way.
+    pub fn warns(&self, moves: &[WrittenMove]) -> bool {
+        if !self.marks_anything(moves) {
+            return false;
+        }
+        let mut groups: Vec<(WrittenMove, bool)> = Vec::new();
+        for (index, written) in moves.iter().enumerate() {
+            let last = self.owners.iter().rposition(|&owner| owner == index);
+            let Some(last) = last else { continue };
+            let hit = self.played[last].hit;
+            match groups.iter_mut().find(|(group, _)| group == written) {
+                Some((_, hits)) => *hits |= hit,
+                None => groups.push((*written, hit)),
+            }
+        }
+        groups.iter().any(|(written, hit)| *hit != written.mark)
+            || (1..self.played.len())
+                .any(|at| self.played[at - 1].hit && self.owners[at - 1] == self.owners[at])
+    }
 }
 
 /// Steps as `(from, die)` plus, per step, the index of the written move it belongs to.

@@ -4,7 +4,7 @@
 use crate::error::Error;
 use crate::rules::board::{Dice, Layout, HEAD};
 use crate::rules::options::{BlockRule, BlockTiming, FirstTurnScope, HeadException, PlayOptions};
-use crate::vocabulary::CHECKERS;
+use crate::vocabulary::{PositionProblem, BAR, CHECKERS};
 
 /// A game variant (RULES.md §2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -25,9 +25,49 @@ impl Variant {
         }
     }
 
+    /// The variant's id (the Python engine's).
+    pub fn id(self) -> &'static str {
+        match self {
+            Variant::Backgammon => "backgammon",
+            Variant::LongNardy => "long-nardy",
+            Variant::Khachapuri => "khachapuri",
+        }
+    }
+
     /// Whether a single opposing checker can be hit (only backgammon).
     pub fn hitting(self) -> bool {
         self == Variant::Backgammon
+    }
+
+    /// Whether games have the doubling cube (only backgammon).
+    pub fn has_cube(self) -> bool {
+        self == Variant::Backgammon
+    }
+
+    /// What this variant's positions can never have (`Variant.position_problems`): a bar
+    /// without hitting, a cube field without the cube.
+    pub fn position_problems(
+        self,
+        white: &Layout,
+        black: &Layout,
+        has_cube_field: bool,
+    ) -> Vec<PositionProblem> {
+        let mut problems = Vec::new();
+        if !self.hitting() && (white[BAR] > 0 || black[BAR] > 0) {
+            problems.push(PositionProblem {
+                code: "bar_in_nardy",
+                message: format!("{} has no bar: the bar field must be w0b0", self.id()),
+                field: Some("bar"),
+            });
+        }
+        if !self.has_cube() && has_cube_field {
+            problems.push(PositionProblem {
+                code: "cube_in_nardy",
+                message: format!("{} has no cube: the cube field must be -", self.id()),
+                field: Some("cube"),
+            });
+        }
+        problems
     }
 
     /// The same physical point (1..24) in the other side's own numbering; 0 stays 0.

@@ -77,6 +77,10 @@ class LiveChange:
     record: NewMatch | None = None
     entries: tuple[dict[str, Any], ...] = ()
     """What the change adds to the match's log: the entries of its record, in order."""
+    state_text: str | None = None
+    """``progress.state`` as the JSON text to store (``json.dumps`` of it) when the caller
+    has made it already (None: the store makes it): the live service finds the tables it
+    keeps by the text stored (``LiveStore.get_encoded``)."""
 
 
 @dataclass(frozen=True, slots=True)
