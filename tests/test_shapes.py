@@ -124,6 +124,8 @@ def test_events_and_ratings_dump_as_their_schemas_say() -> None:
         ),
     ]
     line = Standing("gnubot", 1, rank=1, match_points=1.0, wins=1, tiebreaks={"buchholz": 0.5})
+    unanalysed = Standing("randy", 2, tiebreaks={"pr": None, "buchholz": 1.0})
+    judged = Standing("alice", 3, tiebreaks={"pr": 12.34}, pr=12.34, analysed=2)
     event = shapes.EventView(
         id=4,
         name="Cup",
@@ -136,6 +138,7 @@ def test_events_and_ratings_dump_as_their_schemas_say() -> None:
         kind="bots",
         mirrored=False,
         rated=True,
+        analyse=True,
         move_seconds=60,
         join_seconds=None,
         tiebreaks=[],
@@ -147,7 +150,7 @@ def test_events_and_ratings_dump_as_their_schemas_say() -> None:
         updated_at="2026-12-01T10:05:00Z",
         entrants=[Seeded("gnubot", 1, 1512.25), Seeded("randy", 2, 1500.0)],
         rounds_played=[shapes.RoundView(1, pairings, ["dave"])],
-        standings=[line],
+        standings=[line, unanalysed, judged],
         grand_final_reset=None,
         consolation=True,
         last_chance=False,
@@ -161,6 +164,12 @@ def test_events_and_ratings_dump_as_their_schemas_say() -> None:
         "reason": "alice did not come",
     }
     assert (first["w"], first["b"]) == ("gnubot", "randy")
+    assert [(one["pr"], one["analysed"]) for one in dumped["standings"]] == [
+        (None, 0),
+        (None, 0),
+        (12.34, 2),
+    ]
+    assert dumped["standings"][1]["tiebreaks"] == {"pr": None, "buchholz": 1.0}
     result = shapes.ResultView(4, 1, pairings[1])
     assert shapes.dump_result(result) == schema_of(shapes.EventResultResponse)().dump(result)
     summary = EventSummary(4, "Cup", "backgammon", 3, "swiss", "records", "open", 0, 5, 8, "t")

@@ -143,25 +143,31 @@ def _run(program: str, script: str, place: Path, timeout: float) -> tuple[str, i
         "LANGUAGE": "C",
     }
     try:
-        done = subprocess.run(
+        process = subprocess.Popen(
             [program, "-t", "-q", "-r"],
-            input=script,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             cwd=place,
             env=environment,
-            timeout=timeout,
             text=True,
             errors="replace",
-            check=False,
         )
-    except subprocess.TimeoutExpired:  # subprocess.run has killed gnubg and waited for it
-        raise EngineTimeoutError(
-            f"gnubg was still analysing after {timeout:g} s and was stopped"
-        ) from None
     except OSError as error:
         raise EngineMissingError(f"gnubg could not be started ({program}): {error}") from None
-    return done.stdout, done.returncode
+    with process:
+        try:
+            printed, _ = process.communicate(script, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise EngineTimeoutError(
+                f"gnubg was still analysing after {timeout:g} s and was stopped"
+            ) from None
+        finally:  # past its time, or the worker stopped (SIGTERM): gnubg is killed and
+            # waited for, so nothing of it outlives the analysis it was making
+            if process.returncode is None:
+                process.kill()
+                process.wait()
+    return printed, process.returncode
 
 
 def _figures(path: Path) -> Any:

@@ -12,7 +12,7 @@ from typing import Any
 from referee.analysis.actions import ActionAnalysis
 from referee.analysis.settings import EngineName, Settings
 from referee.analysis.statistics import PlayerStats
-from referee.shapes import Shape, dumper, fields
+from referee.shapes import Shape, dumper, fields, validate
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,3 +171,61 @@ class AnalysisSchema(Shape):
 
 
 _dump_analysis = dumper(AnalysisSchema)
+
+
+class AnalysisProblemSchema(Shape):
+    """Why an analysis failed: a stable code (ANALYSIS.md §2), a title, the details
+    (gnubg's own words, when it said any)."""
+
+    code = fields.String(required=True)
+    title = fields.String(required=True)
+    detail = fields.String(required=True)
+
+
+class AnalysisJobSchema(Shape):
+    """An analysis as the archive keeps it (ANALYSIS.md §3): the job (its id, its match,
+    where it stands, its settings), once done the analysis (its engine, each player's
+    figures, each game's, the names), once failed why."""
+
+    id = fields.Integer(required=True)
+    match_id = fields.Integer(required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(["queued", "running", "done", "failed"])
+    )
+    settings = fields.Nested(SettingsSchema, required=True)
+    engine = fields.Nested(
+        EngineSchema, required=True, allow_none=True, metadata={"description": "once done"}
+    )
+    players = fields.Nested(
+        SidesSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "each player's figures over the match, once done"},
+    )
+    games = fields.List(
+        fields.Nested(GameAnalysisSchema),
+        required=True,
+        allow_none=True,
+        metadata={"description": "each game's figures and analysed actions, once done"},
+    )
+    names = fields.Nested(NamesSchema, required=True, allow_none=True)
+    problem = fields.Nested(
+        AnalysisProblemSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "why it failed (engine_failed, engine_timeout, engine_missing)"},
+    )
+    attempts = fields.Integer(
+        required=True, metadata={"description": "how many times a worker took it"}
+    )
+    created_at = fields.String(required=True)
+    started_at = fields.String(required=True, allow_none=True)
+    finished_at = fields.String(required=True, allow_none=True)
+
+
+class AnalysisListSchema(Shape):
+    analyses = fields.List(
+        fields.Nested(AnalysisJobSchema),
+        required=True,
+        metadata={"description": "the match's analyses, newest first"},
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask
 
 from referee.api import (
+    analyses,
     boards,
     bot,
     challenges,
@@ -31,6 +32,7 @@ BLUEPRINTS = (
     corrections.blueprint,
     bot.blueprint,
     challenges.blueprint,
+    analyses.blueprint,
     health.blueprint,
 )
 

@@ -105,6 +105,14 @@ class EventCreateRequest(RequestSchema):
             " same two names in one variant do (later ones count for standings only)"
         },
     )
+    analyse = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "every finished match is analysed by gnubg (backgammon only; else"
+            " 422 no_engine): the standings show each entrant's average PR, and pr may be a"
+            " tie-break (docs/events.md#5-7)"
+        },
+    )
     join_seconds = fields.Integer(
         load_default=300,
         strict=True,
@@ -120,7 +128,7 @@ class EventCreateRequest(RequestSchema):
         metadata={
             "description": "Swiss and round robin: the standings' tie-breaks after match"
             " points, in this order (docs/events.md#5-5); none: buchholz, sonneborn_berger,"
-            " points_difference"
+            " points_difference; pr (lower first) needs analyse"
         },
     )
     grand_final_reset = fields.Boolean(

@@ -1,6 +1,8 @@
 """``analyse``: record files analysed by GNU Backgammon without a server (ANALYSIS.md §4),
 each printed as a table of both players' figures, or as the analysis's JSON; exit 0 when
-every record was analysed, 2 when one could not be (read, or analysed: why is said)."""
+every record was analysed, 2 when one could not be (read, or analysed: why is said).
+``analyse --worker``: a worker making the archive's queued analyses, on any host that
+reaches the archive, a line for each."""
 
 from __future__ import annotations
 
@@ -8,24 +10,24 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from notation.records.formats import NAMES
-from referee.cli.common import EXIT_BAD_INPUT, EXIT_OK
+from referee.cli.common import EXIT_BAD_INPUT, EXIT_OK, add_database
 from referee.cli.progress import Progress, progress
 
 if TYPE_CHECKING:
     from referee.analysis import Analysis
-    from referee.analysis.statistics import PlayerStats
-
-PR_NOTE = "PR: gnubg's judgement on eXtreme Gammon's scale (not XG's own figure)."
+    from referee.archive.analysis_worker import Made
 
 
 def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     analyse = commands.add_parser(
         "analyse", help="analyse backgammon records with GNU Backgammon (gnubg)"
     )
-    analyse.add_argument("paths", nargs="+", type=Path, help="record files or directories")
+    analyse.add_argument(
+        "paths", nargs="*", type=Path, help="record files or directories (not with --worker)"
+    )
     analyse.add_argument("--plies", type=int, help="both plies at once (default: 2)")
     analyse.add_argument("--chequer-plies", type=int, help="plies for chequer play (0-3)")
     analyse.add_argument("--cube-plies", type=int, help="plies for cube decisions (0-3)")
@@ -35,10 +37,39 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     analyse.add_argument(
         "--timeout", type=float, help="seconds gnubg may take per record (default: by length)"
     )
+    worker = analyse.add_argument_group(
+        "worker", "make the archive's queued analyses (the API's), one gnubg at a time"
+    )
+    worker.add_argument("--worker", action="store_true", help="work for the archive")
+    add_database(analyse)
+    worker.add_argument(
+        "--lease", type=_seconds, default=30.0, help="seconds an analysis is held unrenewed"
+    )
+    worker.add_argument(
+        "--poll", type=_seconds, default=2.0, help="seconds between looks while idle"
+    )
+    worker.add_argument(
+        "--until-idle", action="store_true", help="stop once no analysis is waiting"
+    )
     analyse.set_defaults(run=_analyse)
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"not a number of seconds up to 3600: {text[:20]!r}")
+    return value
+
+
 def _analyse(args: argparse.Namespace) -> int:
+    if args.worker == bool(args.paths):
+        print("nardy-referee: analyse takes record files, or --worker alone", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.worker:
+        return _work(args)
     from referee.adjudication.budget import OFFLINE
     from referee.analysis import Settings, analyse
     from referee.cli.check import record_files, record_parts
@@ -71,6 +102,73 @@ def _analyse(args: argparse.Namespace) -> int:
     return status
 
 
+def _work(args: argparse.Namespace) -> int:
+    """Make the archive's queued analyses until stopped (SIGTERM, Ctrl-C: the analysis in
+    hand goes back to the queue) or, ``--until-idle``, until none waits."""
+    import signal
+    import threading
+
+    from referee.analysis.gnubg import find_gnubg
+    from referee.archive.analysis_worker import Worker
+    from referee.cli.common import storage_at
+    from referee.storage import backend_of
+
+    program = find_gnubg(args.gnubg)  # none: engine_missing, and nothing is claimed
+    storage_at(args.database).close()
+    worker = Worker(args.database, program, lease_seconds=args.lease)
+    where = args.database if backend_of(args.database) == "sqlite" else "PostgreSQL"
+    print(
+        f"nardy-referee: worker {worker.owner} making the analyses of {where} with {program}",
+        file=sys.stderr,
+        flush=True,
+    )
+
+    def stopped(number: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stopped)
+    try:
+        count = worker.run(
+            threading.Event(),
+            lambda done: print(made_line(done, args.json), flush=True),
+            args.until_idle,
+            args.poll,
+        )
+    except KeyboardInterrupt:
+        print("nardy-referee: worker stopped", file=sys.stderr)
+        return EXIT_OK
+    made = f"{count} analysis" if count == 1 else f"{count} analyses"
+    print(f"nardy-referee: {made} made, none waits", file=sys.stderr)
+    return EXIT_OK
+
+
+def made_line(done: Made, as_json: bool) -> str:
+    """One analysis a worker made: a line for people, or its JSON."""
+    from referee.storage.model.analyses import Failed
+
+    claimed, outcome = done.claimed, done.outcome
+    status = "failed" if isinstance(outcome, Failed) else "done"
+    problem = outcome.problem if isinstance(outcome, Failed) else None
+    if as_json:
+        return json.dumps(
+            {
+                "id": claimed.id,
+                "match_id": claimed.match_id,
+                "status": status,
+                "stored": done.stored,
+                "attempts": claimed.attempts,
+                "seconds": round(done.seconds, 3),
+                "problem": problem,
+            }
+        )
+    plies = f"{claimed.chequer_plies}/{claimed.cube_plies}-ply"
+    said = f"analysis {claimed.id} of match {claimed.match_id} ({plies}): {status}"
+    if problem is not None:
+        said += f" ({problem['code']}: {problem['detail']})"
+    said += f" in {done.seconds:.1f} s"
+    return said if done.stored else f"{said}, not stored: another worker had taken it"
+
+
 def _print(bar: Progress, label: str, analysis: Analysis, as_json: bool) -> None:
     if as_json:
         bar.echo(json.dumps({"file": label, "status": "done", **analysis.to_json()}))
@@ -78,31 +176,11 @@ def _print(bar: Progress, label: str, analysis: Analysis, as_json: bool) -> None
         bar.echo(describe_analysis(label, analysis))
 
 
-ROWS = (
-    ("PR", "pr"),
-    ("Overall error rate (mEMG)", "overall.error_rate_memg"),
-    ("Overall rating", "overall.rating"),
-    ("Chequer play error rate (mEMG)", "chequer.error_rate_memg"),
-    ("Chequer play error total (EMG)", "chequer.error_total_emg"),
-    ("Chequer play rating", "chequer.rating"),
-    ("Moves", "chequer.total_moves"),
-    ("Unforced moves", "chequer.unforced_moves"),
-    ("Marked doubtful (?!)", "chequer.doubtful"),
-    ("Marked bad (?)", "chequer.bad"),
-    ("Marked very bad (??)", "chequer.very_bad"),
-    ("Cube error rate (mEMG)", "cube.error_rate_memg"),
-    ("Cube error total (EMG)", "cube.error_total_emg"),
-    ("Cube rating", "cube.rating"),
-    ("Cube decisions, close", "cube.close_decisions"),
-    ("Luck rate (mEMG)", "luck.luck_rate_memg"),
-    ("Luck rating", "luck.rating"),
-)
-"""The table's rows: a heading and where the figure is in a player's statistics."""
-
-
 def describe_analysis(label: str, analysis: Analysis) -> str:
     """A table for people: a header line, then one row a figure, one column a player
     (the record's left column first), then what PR is."""
+    from referee.analysis.table import PR_NOTE, ROWS, cell, figure
+
     settings = analysis.settings
     lines = [
         f"{label}: analysed by {analysis.engine.name} {analysis.engine.version}"
@@ -113,8 +191,8 @@ def describe_analysis(label: str, analysis: Analysis) -> str:
     rows = [
         (
             heading,
-            _cell(_figure(analysis.players.w, path)),
-            _cell(_figure(analysis.players.b, path)),
+            cell(figure(analysis.players.w, path)),
+            cell(figure(analysis.players.b, path)),
         )
         for heading, path in ROWS
     ]
@@ -124,19 +202,3 @@ def describe_analysis(label: str, analysis: Analysis) -> str:
         lines.append(f"  {heading:<{heading_width}}{white:>{width}}{black:>{width}}")
     lines.append(f"  {PR_NOTE}")
     return "\n".join(lines)
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return "n/a"
-    if isinstance(value, float):
-        return f"{value:.3f}".rstrip("0").rstrip(".") if value % 1 else f"{value:.1f}"
-    return str(value)
-
-
-def _figure(stats: PlayerStats, path: str) -> Any:
-    """The figure at ``path`` (``section.name``), None where gnubg printed no section."""
-    value: Any = stats
-    for name in path.split("."):
-        value = None if value is None else getattr(value, name)
-    return value

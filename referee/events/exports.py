@@ -29,15 +29,24 @@ _STAMP = (2000, 1, 1, 0, 0, 0)
 """Every file of the zip is dated alike, so the same event always gives the same bytes."""
 
 
+ANALYSED_COLUMNS = ("pr", "analysed")
+"""An analysed event's columns (the average PR, over how many matches), before the
+tie-breaks, which then leave out ``pr``."""
+
+
 def standings_csv(event: dict[str, Any]) -> str:
-    """The standings of an event (its JSON), one line per entrant, the tie-breaks last."""
+    """The standings of an event (its JSON), one line per entrant, the tie-breaks last
+    (an analysed event's average PR before them: ``ANALYSED_COLUMNS``)."""
     lines = event["standings"]
-    breaks = list(lines[0]["tiebreaks"]) if lines else []
+    columns = (*COLUMNS, *ANALYSED_COLUMNS) if event["analyse"] else COLUMNS
+    breaks = [name for name in (lines[0]["tiebreaks"] if lines else ()) if name not in columns]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([*COLUMNS, *breaks])
+    writer.writerow([*columns, *breaks])
     for line in lines:
-        writer.writerow([*(line[name] for name in COLUMNS), *line["tiebreaks"].values()])
+        writer.writerow(
+            [*(line[name] for name in columns), *(line["tiebreaks"][b] for b in breaks)]
+        )
     return out.getvalue()
 
 

@@ -11,7 +11,7 @@ pairing in its bracket, and the event finishes when every bracket has its winner
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from referee.events import brackets
@@ -27,6 +27,7 @@ from referee.events.pairing import (
 from referee.events.results import forfeited
 from referee.events.standings import (
     DEFAULT_TIEBREAKS,
+    AveragePr,
     Meeting,
     Standing,
     Tiebreak,
@@ -48,14 +49,16 @@ def bracket_graph(setup: EventSetup) -> list[Node] | None:
     return None
 
 
-def table(working: Working) -> list[Standing]:
+def table(working: Working, prs: Mapping[str, AveragePr] | None = None) -> list[Standing]:
     """The event's standings now, each match counting at most its length for either side
-    (a mirrored pair's two matches at most twice the length)."""
+    (a mirrored pair's two matches at most twice the length); ``prs``: the entrants'
+    average PRs (none: the pairing of a Swiss round, which a PR does not order, since an
+    analysis may still be under way when the round is paired)."""
     setup = working.setup
     graph = bracket_graph(setup)
     if graph is not None:
         slots = brackets.replay(graph, working.seed_names(), working.rounds_so_far())
-        return _by_reach(working, slots, None, working.seed_names())
+        return _by_reach(working, slots, None, working.seed_names(), prs)
     return standings(
         working.seed_names(),
         working.rounds_so_far(),
@@ -63,6 +66,7 @@ def table(working: Working) -> list[Standing]:
         total_rounds=setup.rounds,
         most=setup.length * (2 if setup.mirrored else 1),
         order=tiebreak_order(working),
+        prs=prs,
     )
 
 
@@ -84,9 +88,12 @@ class BracketTable:
     lines: list[Standing]
 
 
-def bracket_tables(working: Working) -> list[BracketTable]:
+def bracket_tables(
+    working: Working, prs: Mapping[str, AveragePr] | None = None
+) -> list[BracketTable]:
     """Each bracket's standings (EVENTS.md §13; none for an event without brackets): its
-    entrants by the level reached in it, then seed, counting its own matches and byes."""
+    entrants by the level reached in it, then seed, counting its own matches and byes
+    (``prs``: the entrants' average PRs over the whole event)."""
     graph = bracket_graph(working.setup)
     if graph is None:
         return []
@@ -96,7 +103,7 @@ def bracket_tables(working: Working) -> list[BracketTable]:
     for bracket in dict.fromkeys(node.bracket for node in graph):
         far = brackets.reached(slots, bracket)
         entrants = [name for name in working.seed_names() if name in far]
-        lines = _by_reach(working, slots, bracket, entrants)
+        lines = _by_reach(working, slots, bracket, entrants, prs)
         tables.append(BracketTable(bracket, won.get(bracket), lines))
     return tables
 
@@ -106,6 +113,7 @@ def _by_reach(
     slots: Sequence[brackets.Slot],
     bracket: Bracket | None,
     entrants: list[str],
+    prs: Mapping[str, AveragePr] | None = None,
 ) -> list[Standing]:
     """The standings of ``entrants`` over the pairings of ``bracket`` (None: all), each
     capped at its bracket's length, ranked by how far each went in it (``reached``), then
@@ -129,7 +137,7 @@ def _by_reach(
             and (bracket is None or slots_byes.get((number.number, name)) == bracket)
         ]
         rounds.append(replace(number, meetings=tuple(kept), byes=tuple(byes)))
-    lines = standings(entrants, rounds, most=None, order=())
+    lines = standings(entrants, rounds, most=None, order=(), prs=prs)
     for line in lines:
         line.tiebreaks = {"round_reached": far.get(line.name, 0)}
     seed = {name: at for at, name in enumerate(working.seed_names())}

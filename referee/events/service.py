@@ -20,9 +20,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.adjudication.budget import WorkLimits
+from referee.analysis import NoEngineError
 from referee.archive.submit import checked_match
 from referee.errors import ForbiddenError, NotFoundError
-from referee.events import errors
+from referee.events import analysed, errors
 from referee.events.brackets import (
     DOUBLE_BRACKETS,
     KNOCKOUT_BRACKETS,
@@ -43,7 +44,7 @@ from referee.events.results import (
     rated_matches,
 )
 from referee.events.rounds import advance
-from referee.events.standings import UNAVAILABLE_TIEBREAKS
+from referee.events.standings import Tiebreak
 from referee.events.state import (
     EventStatus,
     Format,
@@ -67,6 +68,7 @@ from referee.storage.model.events import (
 from referee.storage.model.tokens import Token
 from referee.storage.shared import normal_name
 from referee.storage.stores import EventConflictError, Storage
+from vocabulary import VariantId
 
 MAX_ATTEMPTS = 20
 LEASE_SECONDS = 30.0
@@ -101,7 +103,8 @@ Change = Callable[[Working], None]
 
 def changed(storage: Storage, event_id: int, change: Change) -> Working:
     """Read, change and save, again while another change got in first; the event as
-    saved (or as read, when the change left nothing to save)."""
+    saved (or as read, when the change left nothing to save). A change that decided a
+    pairing of an event that analyses its matches queues their analyses."""
     for _ in range(MAX_ATTEMPTS):
         working = Working(load(storage, event_id))
         change(working)
@@ -111,6 +114,7 @@ def changed(storage: Storage, event_id: int, change: Change) -> Working:
             storage.events.save(working.change())
         except EventConflictError:
             continue
+        analysed.queue_finished(storage, working)
         return working
     raise errors.EventBusyError(f"event {event_id} kept changing; send the request again")
 
@@ -140,6 +144,7 @@ class EventRequest:
     move_seconds: int = 60
     mirrored: bool = False
     rated: bool = True
+    analyse: bool = False
     join_seconds: int = 300
     reserve_per_point: int | None = None
     delay: int = 0
@@ -173,6 +178,11 @@ def create(storage: Storage, host: Token, request: EventRequest) -> int:
     else:
         _check_people(storage, entrants)
     variant = find_variant(request.variant)
+    if request.analyse and variant.id != VariantId.BACKGAMMON:
+        raise NoEngineError(
+            f"no engine analyses {variant.id} matches yet (gnubg plays backgammon only):"
+            " this event cannot have analyse"
+        )
     options = variant.options_json(variant.options_with(request.options))
     setup = EventSetup(
         name=request.name,
@@ -193,6 +203,7 @@ def create(storage: Storage, host: Token, request: EventRequest) -> int:
         delay=request.delay if request.reserve_per_point and request.kind == Kind.BOTS else None,
         tiebreaks=request.tiebreaks,
         brackets=options_of_brackets,
+        analyse=request.analyse,
     )
     return storage.events.create(setup)
 
@@ -261,11 +272,10 @@ def _check_tiebreaks(request: EventRequest) -> None:
     twice = sorted({name for name in named if named.count(name) > 1})
     if twice:
         raise errors.TiebreaksError(f"tie-breaks named twice: {', '.join(twice)}")
-    unavailable = [name for name in named if name in UNAVAILABLE_TIEBREAKS]
-    if unavailable:
+    if Tiebreak.PR in named and not request.analyse:
         raise errors.TiebreaksError(
-            f"{', '.join(unavailable)}: the performance rating needs an analysis of every"
-            " match, which this server does not make yet"
+            "pr: the performance rating needs an analysis of every match: ask for one with"
+            ' "analyse": true'
         )
 
 

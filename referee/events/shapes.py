@@ -83,12 +83,23 @@ class EventStanding(Shape):
     points_against = fields.Integer(required=True)
     tiebreaks = fields.Dict(
         keys=fields.String(),
-        values=fields.Float(),
+        values=fields.Float(allow_none=True),
         required=True,
         metadata={
             "description": "buchholz, sonneborn_berger, points_difference; a knockout:"
-            " round_reached"
+            " round_reached; pr: the average PR (null: no match analysed), lower first"
         },
+    )
+    pr = fields.Float(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the average PR over its analysed matches (an event with analyse:"
+            " gnubg's judgement on eXtreme Gammon's scale, not XG's); null: none analysed"
+        },
+    )
+    analysed = fields.Integer(
+        required=True, metadata={"description": "how many matches the average PR is over"}
     )
 
 
@@ -115,6 +126,9 @@ class Event(Shape):
     kind = fields.String(required=True, validate=validate.OneOf(["bots", "records"]))
     mirrored = fields.Boolean(required=True)
     rated = fields.Boolean(required=True)
+    analyse = fields.Boolean(
+        required=True, metadata={"description": "every finished match is analysed by gnubg"}
+    )
     move_seconds = fields.Integer(required=True)
     join_seconds = fields.Integer(required=True, allow_none=True)
     tiebreaks = fields.List(
@@ -285,6 +299,7 @@ class EventView:
     kind: str
     mirrored: bool
     rated: bool
+    analyse: bool
     move_seconds: int
     join_seconds: int | None
     tiebreaks: list[str]

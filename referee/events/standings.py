@@ -1,11 +1,13 @@
 """The table of an event (EVENTS.md §5, §13): match points, wins, byes, points for and
-against, and the tie-breaks in the director's order (by default Buchholz, Sonneborn-Berger,
-points difference; in a knockout the round reached). Pure: a function of the seed order,
-the rounds so far and the order of tie-breaks."""
+against, each entrant's average PR over its analysed matches (ANALYSIS.md §5), and the
+tie-breaks in the director's order (by default Buchholz, Sonneborn-Berger, points
+difference; in a knockout the round reached). Pure: a function of the seed order, the
+rounds so far, the entrants' PRs and the order of tie-breaks."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -30,9 +32,15 @@ class Tiebreak(StrEnum):
 
 DEFAULT_TIEBREAKS = (Tiebreak.BUCHHOLZ, Tiebreak.SONNEBORN_BERGER, Tiebreak.POINTS_DIFFERENCE)
 """EVENTS.md §5's order, for an event that names none."""
-UNAVAILABLE_TIEBREAKS = frozenset({Tiebreak.PR})
-"""Named by the contract but not computed by this server: the performance rating needs an
-analysis of every match, which it does not make yet."""
+
+
+@dataclass(frozen=True, slots=True)
+class AveragePr:
+    """An entrant's PR over its analysed matches (gnubg's judgement on XG's scale): their
+    mean, to two decimals, and how many there are."""
+
+    pr: float
+    matches: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +86,15 @@ class Standing:
     byes: int = 0
     points_for: int = 0
     points_against: int = 0
-    tiebreaks: dict[str, float] = field(default_factory=dict)
+    tiebreaks: dict[str, float | None] = field(default_factory=dict)
     opponents: list[tuple[str, float]] = field(default_factory=list)
     """Each opponent met in a decided pairing, with what that pairing gave this entrant."""
     progressive: float = 0.0
     """The sum of the running match points after each round that has every result."""
+    pr: float | None = None
+    """The average PR over its analysed matches (None: none analysed); lower is better."""
+    analysed: int = 0
+    """How many of its matches the average PR is over."""
 
 
 def standings(
@@ -92,13 +104,18 @@ def standings(
     total_rounds: int = 0,
     most: int | None = None,
     order: Sequence[Tiebreak] = DEFAULT_TIEBREAKS,
+    prs: Mapping[str, AveragePr] | None = None,
 ) -> list[Standing]:
     """The table, best first: by match points, then the tie-breaks of ``order`` one after
     the other, then seed (a knockout: by the round reached, the champion first, then
     seed). ``total_rounds``: a knockout's number of rounds (its champion is who won a
     pairing of the last); ``most``: the most points a pairing counts for either side
-    (EVENTS.md §13: a 3-point match won 26–2 counts 3–2), None for no cap."""
+    (EVENTS.md §13: a 3-point match won 26–2 counts 3–2), None for no cap; ``prs``: the
+    entrants' average PRs (those without one rank last by ``pr``)."""
     table = {name: Standing(name, seed) for seed, name in enumerate(seeds, start=1)}
+    for name, average in (prs or {}).items():
+        if name in table:
+            table[name].pr, table[name].analysed = average.pr, average.matches
     for number in rounds:
         for name in number.byes:
             table[name].byes += 1
@@ -147,14 +164,15 @@ def _count(table: dict[str, Standing], meeting: Meeting, result: Result, most: i
 
 def _tiebreaks(
     line: Standing, table: dict[str, Standing], order: Sequence[Tiebreak]
-) -> dict[str, float]:
+) -> dict[str, float | None]:
     """Those of ``order``, in its order. Buchholz: the opponents' final match
     points (a bye adds 0), ``buchholz_cut1`` without the lowest of them, ``median_buchholz``
     without the highest and the lowest; Sonneborn-Berger: those of the opponents beaten and
     half those of the opponents drawn with; the points difference over all matches; the
-    progressive score. Head-to-head depends on who is tied: ``_ranked`` sets it."""
+    progressive score; the average PR (None: no match analysed). Head-to-head depends on
+    who is tied: ``_ranked`` sets it."""
     met = sorted(table[other].match_points for other, _ in line.opponents)
-    values = {
+    values: dict[Tiebreak, float | None] = {
         Tiebreak.BUCHHOLZ: sum(met),
         Tiebreak.BUCHHOLZ_CUT1: sum(met[1:]),
         Tiebreak.MEDIAN_BUCHHOLZ: sum(met[1:-1]),
@@ -164,8 +182,9 @@ def _tiebreaks(
         Tiebreak.POINTS_DIFFERENCE: line.points_for - line.points_against,
         Tiebreak.PROGRESSIVE: line.progressive,
         Tiebreak.HEAD_TO_HEAD: 0.0,
+        Tiebreak.PR: line.pr,
     }
-    return {str(name): values[name] for name in order if name in values}
+    return {str(name): values[name] for name in order}
 
 
 def _ranked(lines: list[Standing], order: Sequence[Tiebreak]) -> list[Standing]:
@@ -175,7 +194,9 @@ def _ranked(lines: list[Standing], order: Sequence[Tiebreak]) -> list[Standing]:
     for name in order:
         if name == Tiebreak.HEAD_TO_HEAD:
             groups = _split(groups, _head_to_head)
-        elif name not in UNAVAILABLE_TIEBREAKS:
+        elif name == Tiebreak.PR:
+            groups = _split(groups, _lower_pr)
+        else:
             groups = _split(groups, _valued(str(name)))
     return [line for group in groups for line in group]
 
@@ -185,10 +206,16 @@ Ranking = Callable[[list[Standing]], Callable[[Standing], float]]
 
 
 def _valued(key: str) -> Ranking:
-    """A value each entrant has alone: its match points or a tie-break of ``_tiebreaks``."""
+    """A value each entrant has alone: its match points or a tie-break of ``_tiebreaks``
+    (a number: only ``pr`` may be None, and ``_lower_pr`` ranks that one)."""
     if key == "match_points":
         return lambda _group: lambda line: line.match_points
-    return lambda _group: lambda line: line.tiebreaks[key]
+    return lambda _group: lambda line: line.tiebreaks[key] or 0.0
+
+
+def _lower_pr(_group: list[Standing]) -> Callable[[Standing], float]:
+    """The lower average PR first; an entrant with no analysed match after every other."""
+    return lambda line: -math.inf if line.pr is None else -line.pr
 
 
 def _split(groups: list[list[Standing]], ranking: Ranking) -> list[list[Standing]]:
@@ -216,7 +243,7 @@ def _head_to_head(group: list[Standing]) -> Callable[[Standing], float]:
     for line in group:
         scored = sum(gained for _, gained in among[line.name]) if everyone_met else 0.0
         line.tiebreaks[str(Tiebreak.HEAD_TO_HEAD)] = scored if len(group) > 1 else 0.0
-    return lambda line: line.tiebreaks[str(Tiebreak.HEAD_TO_HEAD)]
+    return lambda line: line.tiebreaks[str(Tiebreak.HEAD_TO_HEAD)] or 0.0
 
 
 def _rounds_reached(

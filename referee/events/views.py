@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.events import shapes
+from referee.events.analysed import average_prs
 from referee.events.rounds import bracket_tables, table, tiebreak_order
 from referee.events.service import provisional_seeds
 from referee.events.standings import Standing
@@ -21,6 +22,7 @@ def event_json(storage: Storage, stored: StoredEvent) -> dict[str, Any]:
     working = Working(stored)
     if stored.status == EventStatus.OPEN:
         working.seeds = provisional_seeds(storage, stored.setup)
+    prs = average_prs(storage, stored)
     setup = stored.setup
     brackets = setup.brackets
     clock = None
@@ -47,6 +49,7 @@ def event_json(storage: Storage, stored: StoredEvent) -> dict[str, Any]:
             kind=setup.kind,
             mirrored=setup.mirrored,
             rated=setup.rated,
+            analyse=setup.analyse,
             move_seconds=setup.move_seconds,
             join_seconds=setup.join_seconds,
             tiebreaks=list(tiebreak_order(working)),
@@ -58,7 +61,7 @@ def event_json(storage: Storage, stored: StoredEvent) -> dict[str, Any]:
             updated_at=stored.updated_at,
             entrants=list(working.seeds),
             rounds_played=rounds,
-            standings=table(working),
+            standings=table(working, prs),
             grand_final_reset=None
             if setup.format != Format.DOUBLE_ELIMINATION
             else brackets is None or brackets.grand_final_reset,
@@ -68,7 +71,7 @@ def event_json(storage: Storage, stored: StoredEvent) -> dict[str, Any]:
                 shapes.BracketView(
                     found.bracket, setup.match_length(found.bracket), found.champion, found.lines
                 )
-                for found in bracket_tables(working)
+                for found in bracket_tables(working, prs)
             ],
         )
     )

@@ -9,6 +9,8 @@ limits by its threads.
 * **Serves** while its master lives and it is not stopping: ``referee.live.service.CLOCK``
   asks before it applies a deadline, and streams end when it stops
   (``referee.http.streams``).
+* **Makes analyses** in ``NARDY_REFEREE_ANALYSIS_WORKERS`` threads of its own (default
+  none), each one gnubg at a time (``referee.archive.analysis_worker``).
 * **Beats the clock** once a second from a thread of its own, so deadlines run while any
   worker serves and are suspended (then refreshed) when none does; the same thread lapses
   the challenges past their time (EVENTS.md §14). Served otherwise (the
@@ -30,6 +32,7 @@ from typing import Any
 
 from flask import Flask
 
+from referee.archive import analysis_worker
 from referee.challenges import service as challenges
 from referee.errors import NotReadyError, RefereeError
 from referee.live import service as live
@@ -75,6 +78,8 @@ def worker_started(worker: Any) -> None:
         size_streams(app, int(getattr(worker.cfg, "threads", 1)))
         app.extensions["serving"] = serving
         start_clock(app, serving)
+        count = analysis_worker.server_workers()
+        analysis_worker.start_server_workers(app.config["DATABASE"], count, serving)
 
 
 def start_clock(app: Flask, serving: Callable[[], bool]) -> threading.Thread:

@@ -3,6 +3,7 @@ and ``Dialect`` (``sql.py``), with the backend's connection and change feed."""
 
 from __future__ import annotations
 
+from referee.storage.analyses import Analyses
 from referee.storage.challenges import Challenges
 from referee.storage.derived import Derived
 from referee.storage.events import Events
@@ -32,4 +33,5 @@ def assemble(
         ratings=Ratings(database, dialect),
         feed=feed,
         challenges=Challenges(database, dialect),
+        analyses=Analyses(database, dialect),
     )

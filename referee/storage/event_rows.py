@@ -36,6 +36,7 @@ def new_event_row(setup: EventSetup) -> dict[str, object]:
         double=setup.double,
         mirrored=setup.mirrored,
         rated=setup.rated,
+        analyse_matches=setup.analyse,
         host_token_id=setup.host_token_id,
         status="open",
         round=0,
@@ -109,6 +110,7 @@ def stored_setup(row: Row, entrants: tuple[str, ...]) -> EventSetup:
         entrants=entrants,
         mirrored=bool(row["mirrored"]),
         rated=bool(row["rated"]),
+        analyse=bool(row["analyse_matches"]),
         host_token_id=row["host_token_id"],
     )
 

@@ -94,6 +94,8 @@ class Serial(StrEnum):
     """Processes starting a re-check run at once agree on one."""
     CLOCK = "clock"
     """One beat of the service's clock at a time."""
+    ANALYSES = "analyses"
+    """Queueing analyses: a token's queue counted and added to by one writer at a time."""
 
 
 OwnColumns = Mapping[str, Mapping[str, Callable[[Mapping[str, object]], object]]]

@@ -18,6 +18,15 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from referee.storage.model import Json
+from referee.storage.model.analyses import (
+    ClaimedAnalysis,
+    Failed,
+    Finished,
+    MatchAnalysis,
+    NewAnalysis,
+    Queued,
+    StoredAnalysis,
+)
 from referee.storage.model.challenges import (
     Answer,
     ChallengeNews,
@@ -371,6 +380,62 @@ class ChallengeStore(Protocol):
         """How many live matches ``name`` plays that have not ended."""
 
 
+class AnalysisQueueFullError(Exception):
+    """An analysis refused (``AnalysisStore.queue``): the token has ``waiting`` analyses
+    queued or running already, as many as it may; nothing was written."""
+
+    def __init__(self, waiting: int) -> None:
+        super().__init__(waiting)
+        self.waiting = waiting
+
+
+class AnalysisStore(Protocol):
+    """Analyses as jobs (ANALYSIS.md §4): one per match and plies, queued, claimed by
+    workers on any hosts under a lease the holder renews, and stored once, by whoever
+    holds it when it ends: a worker that died lets its lease run out, and the next
+    claimant takes the analysis again."""
+
+    def queue(self, new: NewAnalysis, most_waiting: int | None = None) -> Queued:
+        """Queue an analysis of the match at the plies, or find the one there (a failed
+        one is queued again, its problem forgotten); AnalysisQueueFullError when the
+        token has ``most_waiting`` analyses queued or running already (None: no bound)."""
+
+    def get(self, analysis_id: int) -> StoredAnalysis | None:
+        """One analysis (None: no such analysis)."""
+
+    def of_match(self, match_id: int) -> list[StoredAnalysis]:
+        """The match's analyses, newest first."""
+
+    def claimable(self, now: float) -> bool:
+        """Whether an analysis waits to be claimed at ``now`` (a Unix time): queued, or
+        running under a lease that ran out."""
+
+    def claim(
+        self, owner: str, now: float, lease_seconds: float, given_up: Failed, most_attempts: int
+    ) -> ClaimedAnalysis | None:
+        """Take the oldest claimable analysis for ``owner`` until ``now + lease_seconds``
+        (None: none waits); one taken ``most_attempts`` times already (its workers died)
+        fails with ``given_up`` instead, and the next is looked at."""
+
+    def renew(self, analysis_id: int, owner: str, now: float, lease_seconds: float) -> bool:
+        """Hold the analysis until ``now + lease_seconds``; False when ``owner`` no longer
+        holds it (its lease ran out and another took it)."""
+
+    def finish(self, analysis_id: int, owner: str, outcome: Finished | Failed) -> bool:
+        """Store how the analysis ended, in one transaction, if ``owner`` still holds it
+        (else nothing is written: False)."""
+
+    def release(self, analysis_id: int, owner: str) -> bool:
+        """Give a held analysis back to the queue (a worker stopping), this taking of it
+        not counted; False when ``owner`` no longer holds it."""
+
+    def of_matches(
+        self, match_ids: Sequence[int], chequer_plies: int, cube_plies: int
+    ) -> list[MatchAnalysis]:
+        """The analyses at the plies of those of ``match_ids`` that have one, in brief
+        (their status and, once done, each side's PR), by match id."""
+
+
 TableRow = tuple[object, ...]
 """A row of one of the archive's tables in the columns ``referee.storage.tables`` names."""
 
@@ -452,6 +517,7 @@ class Storage:
     ratings: RatingStore
     feed: ChangeFeed
     challenges: ChallengeStore
+    analyses: AnalysisStore
 
     def ready(self) -> None:
         """Read from storage; raises when it cannot be read (``Connection.ready``)."""

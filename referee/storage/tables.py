@@ -38,7 +38,7 @@ TABLES: dict[str, tuple[str, ...]] = {
         "id", "name", "variant", "length", "options", "format", "rounds", "double", "kind",
         "move_seconds", "mirrored", "rated", "host_token_id", "status", "round", "version",
         "lease_until", "created_at", "updated_at", "join_seconds", "reserve_per_point", "delay",
-        "tiebreaks", "brackets",
+        "tiebreaks", "brackets", "analyse_matches",
     ),
     "event_entrants": ("event_id", "position", "name", "seed", "rating"),
     "event_pairings": (
@@ -64,6 +64,11 @@ TABLES: dict[str, tuple[str, ...]] = {
         "created_at", "answered_at",
     ),
     "bot_policies": ("name", "policy", "updated_at"),
+    "analyses": (
+        "id", "match_id", "chequer_plies", "cube_plies", "status", "token_id", "event_id",
+        "seconds", "attempts", "owner", "lease_until", "engine", "engine_version", "result",
+        "pr_w", "pr_b", "problem", "created_at", "started_at", "finished_at",
+    ),
 }  # fmt: skip
 """Every table, in the order they are loaded (a row's references first)."""
 
@@ -74,6 +79,7 @@ BOOLEAN_COLUMNS = frozenset(
         ("events", "double"),
         ("events", "mirrored"),
         ("events", "rated"),
+        ("events", "analyse_matches"),
         ("event_pairings", "draw"),
         ("challenges", "rated"),
     }
@@ -100,6 +106,7 @@ ORDER = {
     "rating_marks": "variant",
     "challenges": "id",
     "bot_policies": "name",
+    "analyses": "id",
 }
 """How each table's rows are ordered (None: by the order they were written)."""
 COUNTS = " UNION ALL ".join(
@@ -115,6 +122,7 @@ IDENTITIES = {
     "event_ledger": "seq",
     "rated_matches": "seq",
     "challenges": "id",
+    "analyses": "id",
 }
 """The tables whose ids (or numbers, ``seq``) a backend hands out, each with its column: a
 copy keeps them, then goes on after them."""

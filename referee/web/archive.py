@@ -1,31 +1,37 @@
 """The archive's pages: ``/matches`` (a search form and a page of matches, newest first)
-and ``/matches/{id}`` (a stored match's verdict and the replay of one game, ``?g=``). They
-read what ``GET /v1/matches`` and the replay endpoint read, through the archive service."""
+and ``/matches/{id}`` (a stored match's verdict, its analysis by gnubg, ``?an=``, and the
+replay of one game, ``?g=``, marked by the analysis), whose form queues an analysis with a
+token (``POST /matches/{id}/analyses``). They read and queue what the API does, through
+the archive service."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import render_template, request, url_for
+from flask import redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
 
+from referee.analysis import InvalidSettingsError, Settings
+from referee.archive.analyses import analysis_json, queue_analysis
 from referee.archive.derived import replay
 from referee.archive.stored import MAX_ID, stored_match
-from referee.errors import NotFoundError
-from referee.http.auth import requires
+from referee.errors import NotFoundError, RefereeError
+from referee.http.auth import requires, token_holder
 from referee.http.engine import engine
-from referee.http.limits import costly, held_check_slot, work_limits
+from referee.http.limits import check_slot, costly, held_check_slot, work_limits
 from referee.http.queries import match_query
 from referee.http.storage import storage
 from referee.rules.variants import VARIANTS
 from referee.scopes import Scope
+from referee.web.analysis_view import PR_NOTE, chosen, figure_rows, step_notes
 from referee.web.closest import Ranking
 from referee.web.site import pages
 from referee.web.viewer import Step, game_replay
 from referee.web.viewer_page import orientation, viewer_page
-from vocabulary import Side
+from vocabulary import Side, VariantId
 
 blueprint = pages("archive_pages", __name__)
 
@@ -72,9 +78,43 @@ def _replay(match_id: int, game: int) -> list[dict[str, Any]]:
 @blueprint.get("/matches/<int:match_id>")
 @requires(Scope.ARCHIVE_READ)
 def match(match_id: int) -> str:
-    """A stored match: its verdict and the viewer of one game (``?g=``). The game's replay
-    comes first (computed once, or waited for, or 503 while another request computes it),
-    the stored match only then: a load told to come back holds none of it."""
+    """A stored match: its verdict, its analysis and the viewer of one game (``?g=``)."""
+    return _page(match_id)
+
+
+@blueprint.post("/matches/<int:match_id>/analyses")
+@check_slot
+def queue_analysis_page(match_id: int) -> Response | tuple[str, int]:
+    """The match page's form: an analysis queued with the form's token (``analysis:run``
+    or ``archive:write``, as the API asks) and plies, then the page showing it; a refusal
+    is said on the page, beside the form, with the API's status."""
+    form = request.form
+    try:
+        holder = token_holder(
+            Scope.ANALYSIS_RUN, Scope.ARCHIVE_WRITE, secret=form.get("token", "").strip() or None
+        )
+        made = queue_analysis(
+            storage(), match_id, _settings(form), holder.id, work_limits(), engine()
+        )
+    except RefereeError as error:
+        return _page(match_id, error.message), error.status
+    shown = url_for("archive_pages.match", match_id=match_id, an=made.analysis.id)
+    return redirect(f"{shown}#analysis", 303)
+
+
+def _settings(form: Mapping[str, str]) -> Settings:
+    """The form's plies (InvalidSettingsError for what is not a number)."""
+    try:
+        plies = int(form.get("chequer_plies", "2")), int(form.get("cube_plies", "2"))
+    except ValueError:
+        raise InvalidSettingsError("the plies are whole numbers from 0 to 3") from None
+    return Settings(*plies)
+
+
+def _page(match_id: int, refused: str | None = None) -> str:
+    """The match page (``refused``: why the form's analysis was not queued). The game's
+    replay comes first (computed once, or waited for, or 503 while another request
+    computes it), the stored match only then: a load told to come back holds none of it."""
     count = storage().matches.games_of(match_id) if 0 < match_id <= MAX_ID else None
     if count is None:
         raise NotFoundError(f"no match with id {match_id}")
@@ -89,11 +129,20 @@ def match(match_id: int) -> str:
     # the page of a long record (its verdict, its games table) costs tens of MiB to make:
     # a worker makes at most its check slots' worth of them at once
     with held_check_slot() if count > HEAVY_PAGE_GAMES else nullcontext():
-        return _match_page(match_id, game, count, actions)
+        return _match_page(match_id, game, count, actions, refused)
 
 
-def _match_page(match_id: int, game: int, count: int, actions: list[dict[str, Any]] | None) -> str:
+def _match_page(
+    match_id: int,
+    game: int,
+    count: int,
+    actions: list[dict[str, Any]] | None,
+    refused: str | None,
+) -> str:
     stored = stored_match(storage(), match_id)
+    analyses = [analysis_json(found) for found in storage().analyses.of_match(match_id)]
+    shown = chosen(analyses, request.args.get("an", type=int))
+    notes = step_notes(shown, game)
     verdict = stored.verdict
     players = list(stored.players)
     scored = next((scored for scored in verdict["games"] if scored["index"] == game), None)
@@ -128,5 +177,13 @@ def _match_page(match_id: int, game: int, count: int, actions: list[dict[str, An
         picker="_pick_stored.html",
         next_error_game=other_game(later_errors[0]) if later_errors else None,
         game_href=f"{page_of_match}?{flipped}g=",
+        analyses=analyses,
+        shown=shown,
+        rows=figure_rows(shown["players"]) if shown and shown["players"] else [],
+        pr_note=PR_NOTE,
+        analysable=stored.variant == VariantId.BACKGAMMON,
+        refused=refused,
+        asked=request.form if refused else {},
+        step_notes=lambda step: notes.get(step.number, ()),
         **page,
     )

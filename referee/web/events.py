@@ -51,6 +51,7 @@ TIEBREAKS = {
     "sonneborn_berger": "Sonneborn-Berger",
     "points_difference": "Points difference",
     "round_reached": "Round reached",
+    "pr": "PR (lower first)",
 }
 REFRESH_SECONDS = {EventStatus.OPEN: 30, EventStatus.RUNNING: 5}
 """How often an event's page reloads itself without JavaScript (with it, the page follows

@@ -1,6 +1,7 @@
 """``nardy-referee analyse``: record files analysed without a server, a table for people
 (a column per player, named as the record names them, a row per figure, what PR is) or
-each analysis's JSON; exit 2, with the code and the words, for a file not analysed."""
+each analysis's JSON; exit 2, with the code and the words, for a file not analysed.
+``analyse --worker``: record files or a worker, not both; a line for each analysis made."""
 
 from __future__ import annotations
 
@@ -9,8 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.analysis.jobs import Archive, archive
+from tests.analysis.standins import program
 from tests.players.gnubg import require_gnubg
 from tests.server import ROOT
+
+__all__ = ["archive"]
 
 EXAMPLES = ROOT / "examples"
 
@@ -77,3 +82,35 @@ def test_gnubg_missing_is_said(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "error (engine_missing): gnubg is not installed" in done.stderr
     assert done.stdout == ""
+
+
+def test_record_files_or_a_worker_neither_both_nor_a_lease_of_none() -> None:
+    record = str(EXAMPLES / "backgammon_match.mat")
+    for argv in ((), ("--worker", record)):
+        refused = command(*argv)
+        assert refused.returncode == 2
+        assert "analyse takes record files, or --worker alone" in refused.stderr
+    zero = command("--worker", "--lease", "0")
+    assert zero.returncode == 2 and "not a number of seconds up to 3600: '0'" in zero.stderr
+
+
+def test_a_worker_says_a_line_for_each_analysis_made_or_failed(
+    archive: Archive, tmp_path: Path
+) -> None:
+    gnubg = require_gnubg()
+    match_id = archive.store((EXAMPLES / "backgammon_match.mat").read_text())
+    refusing = program(tmp_path, "echo 'no such thing'\nexit 3", "refusing-gnubg")
+    said = {
+        "failed (engine_failed: gnubg stopped with status 3: no such thing) in ": refusing,
+        "done in ": gnubg,
+    }
+    for outcome, given in said.items():
+        made = archive.queue(match_id)  # the second time, the failed one queued again
+        done = command("--worker", "--until-idle", "--database", archive.location,
+                       "--gnubg", given)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        (line,) = done.stdout.splitlines()
+        assert line.startswith(f"analysis {made} of match {match_id} (0/0-ply): {outcome}")
+        assert line.endswith(" s")
+        assert done.stderr.splitlines()[-1] == "nardy-referee: 1 analysis made, none waits"
+    assert archive.get(made).status == "done"

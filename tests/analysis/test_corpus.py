@@ -8,7 +8,6 @@ runs two gnubg processes at a time, once per test run (``once``)."""
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -20,36 +19,10 @@ from referee.adjudication import adjudicate
 from referee.analysis import Settings, analyse
 from referee.analysis.result import AnalysisSchema
 from referee.shapes import schema_of
-from tests.analysis.by_hand import by_hand, differences, names
+from tests.analysis.by_hand import by_hand, corpus, differences, names, originals
 from tests.analysis.once import once
 from tests.analysis.sums import place_problems, side_actions, sum_problems
-from tests.corpus import MAT, require
 from tests.players.gnubg import require_gnubg
-
-GNUBG_MISREADS = {
-    "galaxy_match1100068_3pt-losses-unnumbered": re.compile(r"^ *Losses .*\n", re.MULTILINE),
-}
-"""Originals gnubg's own import misreads, and the line it misreads, which gnubg is given
-without: it reads the dance before this file's unnumbered ``Losses 1 point`` twice (its
-SGF of the file has ``;B[61];B[61]``), counting one move more than was played; the
-referee reads ``Losses`` as Galaxy's note of the resignation and scores nothing from it."""
-
-
-def corpus() -> list[Path]:
-    return sorted(require(MAT).glob("*.mat"))
-
-
-def originals(folder: Path) -> list[Path]:
-    """The corpus files as gnubg is given them by hand (GNUBG_MISREADS: without the line
-    it misreads, a copy in ``folder``)."""
-    files = []
-    for path in corpus():
-        misread = GNUBG_MISREADS.get(path.stem)
-        if misread is not None:
-            path, text = folder / path.name, misread.sub("", path.read_text())
-            path.write_text(text)
-        files.append(path)
-    return files
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ the refusal by the real gnubg needs Debian's."""
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 import pytest
@@ -24,19 +23,12 @@ from referee.analysis import (
 )
 from referee.analysis.gnubg import find_gnubg, run_gnubg
 from referee.errors import InvalidRecordError, RefereeError
+from tests.analysis.standins import program
 from tests.players.gnubg import require_gnubg
 from tests.server import ROOT
 
 EXAMPLES = ROOT / "examples"
 BACKGAMMON = (EXAMPLES / "backgammon_match.mat").read_text()
-
-
-def program(folder: Path, body: str) -> str:
-    """A stand-in for gnubg: a shell script doing ``body``."""
-    path = folder / "gnubg"
-    path.write_text("#!/bin/sh\n" + body + "\n")
-    path.chmod(path.stat().st_mode | stat.S_IXUSR)
-    return str(path)
 
 
 @pytest.mark.parametrize("name", ["long_nardy_match.mat", "khachapuri_match.mat"])

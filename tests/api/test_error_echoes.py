@@ -183,6 +183,7 @@ def all_cases() -> list[Case]:
     cases.append(
         Case("get", replay, "a huge match", "/v1/matches/" + "9" * 4000 + "/games/1/replay")
     )
+    cases += analysis_cases()
     live = {"variant": "backgammon", "length": 1, "players": {"w": "alice", "b": "bob"}}
     cases += body_cases("post", "/v1/live", "/v1/live", live, "host")
     for side in ("w", "b"):
@@ -205,6 +206,26 @@ def all_cases() -> list[Case]:
     for path in ("/healthz", "/readyz", "/v1/variants", "/v1/records/formats", "/openapi.yaml"):
         cases.append(Case("get", path, "an unknown parameter", f"{path}?{HUGE}=1"))
     return cases + event_cases()
+
+
+def analysis_cases() -> list[Case]:
+    """The analyses of ANALYSIS.md §2: their settings, and the ids of matches and analyses."""
+    huge = "9" * 4000
+    queue = "/v1/matches/{match_id}/analyses"
+    plies = {"chequer_plies": 0, "cube_plies": 0}
+    cases = body_cases("post", queue, "/v1/matches/1/analyses", plies, "writer")
+    for name in plies:
+        body = {**plies, name: HUGE}
+        cases.append(Case("post", queue, f"{name} huge", "/v1/matches/1/analyses",
+                          {"json": body}, "writer"))  # fmt: skip
+    url = queue.replace("{match_id}", huge)
+    cases.append(Case("post", queue, "a huge id", url, {"json": plies}, "writer"))
+    cases += query_cases("get", queue, "/v1/matches/1/analyses", [])
+    cases.append(Case("get", queue, "a huge id", url))
+    one = "/v1/analyses/{analysis_id}"
+    cases += query_cases("get", one, "/v1/analyses/1", [])
+    cases.append(Case("get", one, "a huge id", one.replace("{analysis_id}", huge)))
+    return cases
 
 
 def event_cases() -> list[Case]:

@@ -336,6 +336,8 @@ def table(
             "points_for": line.pf,
             "points_against": line.pa,
             "tiebreaks": found[line.name],
+            "pr": None,  # no event here analyses its matches (ANALYSIS.md §5)
+            "analysed": 0,
         }
         for rank, line in enumerate(ordered, start=1)
     ]

@@ -81,6 +81,13 @@ def test_an_events_tiebreaks_are_kept_in_their_order(storage: Storage) -> None:
     assert event is not None and event.setup == setup
 
 
+def test_whether_an_event_analyses_its_matches_is_kept(storage: Storage) -> None:
+    for analyse in (True, False):
+        setup = replace(SETUP, analyse=analyse)
+        event = storage.events.get(storage.events.create(setup))
+        assert event is not None and event.setup.analyse is analyse
+
+
 def test_an_events_brackets_and_each_pairings_bracket_are_kept(storage: Storage) -> None:
     options = BracketOptions(
         grand_final_reset=False,

@@ -14,6 +14,7 @@ import psycopg
 import pytest
 
 from referee.storage import open_storage, prepare_storage
+from referee.storage.model.analyses import Failed, Finished, NewAnalysis
 from referee.storage.model.challenges import Answer, ChallengeTerms, NewChallenge, Policy
 from referee.storage.model.events import Correction, EventChange, Seeded, StoredPairing
 from referee.storage.model.live import LiveChange, Throw
@@ -50,6 +51,20 @@ def filled(storage: Storage) -> None:
     storage.matches.withdraw(Withdrawal(2, "2026-12-01T10:00:00Z", "admin", "wrong names"))
     filled_events(storage, live_id)
     filled_challenges(storage, live_id)
+    filled_analyses(storage, first)
+
+
+def filled_analyses(storage: Storage, match_id: int) -> None:
+    """An analysis done (its result compressed, its PR) and one queued."""
+    for plies in (2, 0):
+        new = NewAnalysis(match_id=match_id, chequer_plies=plies, cube_plies=plies,
+                          seconds=30.5, token_id=1)  # fmt: skip
+        storage.analyses.queue(new)
+    failed = Failed({"code": "engine_failed", "title": "Engine failed", "detail": "-"})
+    claimed = storage.analyses.claim("worker", time.time(), 60, failed, 3)
+    assert claimed is not None
+    done = Finished({"engine": {"name": "gnubg"}, "games": []}, "1.07.001", (5.5, None))
+    storage.analyses.finish(claimed.id, "worker", done)
 
 
 def filled_challenges(storage: Storage, live_id: int) -> None:
@@ -154,6 +169,7 @@ def test_the_rows_of_every_table_are_plain_values_in_order(storage: Storage) -> 
         "rating_marks": 1,
         "challenges": 2,
         "bot_policies": 1,
+        "analyses": 2,
     }
     challenges = list(storage.tables.rows("challenges"))
     assert [row[TABLES["challenges"].index("rated")] for row in challenges] == [True, True]
@@ -193,11 +209,15 @@ def test_an_archive_loaded_from_rows_is_the_same_archive(storage: Storage, copy:
     assert live is not None and live == storage.live.get(1)
     assert copy.live.log(1) == [{"kind": "game", "game": 1}]
     assert copy.derived.kept(1, "replay/1", 3) == ["again"]
+    assert copy.analyses.of_match(1) == storage.analyses.of_match(1)
+    assert copy.analyses.of_matches([1], 2, 2) == storage.analyses.of_matches([1], 2, 2) != []
     token = storage.tokens.all()[0]
     assert copy.tokens.all() == storage.tokens.all() and token.name == "bot"
     # new rows go on after the ids copied
     assert copy.matches.store(new_match(7)).id == 4
     assert copy.tokens.create(("play",)).token.id == 3
+    again = NewAnalysis(match_id=1, chequer_plies=1, cube_plies=1, seconds=1.0, token_id=None)
+    assert copy.analyses.queue(again).analysis.id == 3
     assert copy.live.create(SETUP, WAITING) == 2
     assert copy.challenges.get(1) == storage.challenges.get(1) is not None
     assert copy.challenges.policy("Bob") == storage.challenges.policy("Bob") is not None

@@ -41,6 +41,8 @@ class EventSetup:
     brackets: BracketOptions | None = None
     """A double elimination's or a knockout's bracket options (None: a plain knockout,
     or another format)."""
+    analyse: bool = False
+    """Every finished match is analysed by gnubg (EVENTS.md §13, ANALYSIS.md §5)."""
 
     def match_length(self, bracket: str | None) -> int:
         """The length of a pairing's matches in ``bracket`` (EVENTS.md §13)."""

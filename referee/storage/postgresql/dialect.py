@@ -27,7 +27,14 @@ SEQ_LOCK = 0x6E617264_79000002
 re-check runs' start has held the same one since it shipped."""
 NEWS_LOCK = 0x6E617264_79000003
 """The advisory lock of the writes that number the bot streams' news of challenges."""
-ADVISORY = {Serial.NUMBERS: SEQ_LOCK, Serial.RECHECK: SEQ_LOCK, Serial.NEWS: NEWS_LOCK}
+ANALYSES_LOCK = 0x6E617264_79000004
+"""The advisory lock of queueing analyses (a token's queue counted, then added to)."""
+ADVISORY = {
+    Serial.NUMBERS: SEQ_LOCK,
+    Serial.RECHECK: SEQ_LOCK,
+    Serial.NEWS: NEWS_LOCK,
+    Serial.ANALYSES: ANALYSES_LOCK,
+}
 
 
 def search_document(row: Mapping[str, object]) -> str:

@@ -372,6 +372,32 @@ def _add_brackets(db: Utilities) -> None:
     db.execute("ALTER TABLE event_pairings ADD COLUMN bracket TEXT")
 
 
+ANALYSIS_TABLES = (
+    """CREATE TABLE analyses (
+        id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL REFERENCES matches (id),
+        chequer_plies INTEGER NOT NULL, cube_plies INTEGER NOT NULL, status TEXT NOT NULL,
+        token_id INTEGER, event_id INTEGER, seconds REAL NOT NULL, attempts INTEGER NOT NULL,
+        owner TEXT, lease_until REAL, engine TEXT, engine_version TEXT, result BLOB,
+        pr_w REAL, pr_b REAL, problem TEXT, created_at TEXT NOT NULL, started_at TEXT,
+        finished_at TEXT) STRICT""",
+    "CREATE UNIQUE INDEX analyses_setting ON analyses (match_id, chequer_plies, cube_plies)",
+    "CREATE INDEX analyses_status ON analyses (status, id)",
+    "CREATE INDEX analyses_token ON analyses (token_id, status)",
+    "ALTER TABLE events ADD COLUMN analyse_matches INTEGER NOT NULL DEFAULT 0",
+)
+"""Plain SQL (PostgreSQL's 0010_analyses reads the same, with its own types)."""
+
+
+@migrations(name="0014_analyses")
+def _create_analyses(db: Utilities) -> None:
+    """Analyses as jobs (ANALYSIS.md §4): one per match and plies, its status, who queued
+    it (a token or an event), gnubg's time, the worker holding it and until when, how often
+    it was taken, and once ended its result (compressed JSON) with each side's PR, or its
+    problem; and an event's ``analyse`` (EVENTS.md §13: every finished match analysed)."""
+    for statement in ANALYSIS_TABLES:
+        db.execute(statement)
+
+
 def prepare(path: Path) -> None:
     """WAL mode and migrations, at start, outside any transaction.
 
