@@ -15,10 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
+from notation.records.mat_reader import read_mat
 from referee import __version__
-from referee.adjudication import adjudicate
+from referee.adjudication import adjudicate, check_and_write
 from referee.adjudication.budget import WorkLimits
 from referee.adjudication.game import ReplayStep
+from referee.adjudication.verdict import Verdict
 from referee.analysis.actions import DECIMALS, ActionAnalysis, Kind, LuckMark, Mark
 from referee.analysis.errors import NoEngineError
 from referee.analysis.result import Analysis, GameAnalysis, Names, Sides
@@ -67,20 +69,45 @@ def analyse_nardy(
         record, variant, options=options, replay=True, limits=limits, engine=engine
     )
     verdict = checked.verdict
-    if verdict.variant not in NARDY:
-        raise NoEngineError(
-            f"the nardy engine analyses long nardy and khachapuri, not {verdict.variant}"
-        )
-    require_valid(verdict)
-    try:
-        judge = Judge.of(verdict.variant, verdict.options, settings)
-    except EngineError as missing:
-        raise NoEngineError(str(missing)) from None
+    _require_nardy(verdict)
+    judge = Judge.of(verdict.variant, verdict.options, settings)
     games = tuple(
         judge.game(number, steps) for number, steps in enumerate(checked.replays, start=1)
     )
     players = Sides(*(figures([a for game in games for a in game.actions], side) for side in "wb"))
     return Analysis(judge.name, settings, players, games, Names(*verdict.match.players))
+
+
+def admit_nardy(
+    record: str,
+    *,
+    variant: str | None = None,
+    options: Mapping[str, object] | None = None,
+    limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
+) -> int:
+    """The rolls ``analyse_nardy`` would judge in ``record``, refused as it would refuse
+    the record (before a job is queued for it)."""
+    written = check_and_write(record, variant, options, limits, engine)
+    _require_nardy(written.verdict)
+    games = read_mat(written.canonical, (limits or WorkLimits()).reading).games
+    return sum(1 for game in games for action in game.actions if action.dice is not None)
+
+
+def require_nardy_engine(variant: str) -> None:
+    """NoEngineError unless the builtin engine can analyse ``variant`` here (a nardy
+    game, and the native core built)."""
+    if variant not in NARDY:
+        raise NoEngineError(f"the nardy engine analyses long nardy and khachapuri, not {variant}")
+    try:
+        network(variant)
+    except EngineError as missing:
+        raise NoEngineError(f"no engine analyses {variant} here: {missing}") from None
+
+
+def _require_nardy(verdict: Verdict) -> None:
+    require_nardy_engine(verdict.variant)
+    require_valid(verdict)
 
 
 @dataclass(frozen=True, slots=True)

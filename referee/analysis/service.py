@@ -19,7 +19,7 @@ from referee.adjudication.verdict import Verdict
 from referee.analysis.actions import game_actions
 from referee.analysis.errors import EngineFailedError, NoEngineError
 from referee.analysis.gnubg import GnubgOutput, find_gnubg, run_gnubg
-from referee.analysis.nardy import analyse_nardy
+from referee.analysis.nardy import admit_nardy, analyse_nardy, require_nardy_engine
 from referee.analysis.result import Analysis, GameAnalysis, Names, Sides
 from referee.analysis.settings import EngineName, Settings
 from referee.analysis.statistics import read_statistics
@@ -117,6 +117,35 @@ def read_back(output: GnubgOutput, prepared: Prepared, settings: Settings) -> An
     players = Sides(*read_statistics(output.match_statistics))
     engine = EngineName("gnubg", output.version)
     return Analysis(engine, settings, players, games, prepared.names)
+
+
+def admitted(
+    record: str,
+    *,
+    variant: str | None = None,
+    options: Mapping[str, object] | None = None,
+    limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
+) -> int:
+    """The actions an engine will analyse in ``record``, refused as its analysis would
+    refuse the record, before any engine runs (a job is queued only for what is admitted):
+    a nardy match by the project's own engine's rules (``admit_nardy``), any other by
+    gnubg's (``prepare``)."""
+    if is_nardy(record, variant, limits):
+        return admit_nardy(record, variant=variant, options=options, limits=limits, engine=engine)
+    return prepare(record, variant=variant, options=options, limits=limits, engine=engine).actions
+
+
+def analysable(variant: str) -> bool:
+    """Whether a match of ``variant`` can be queued for analysis here: backgammon (gnubg
+    is looked for by the workers), or a nardy game when the project's engine runs here."""
+    if variant not in NARDY:
+        return variant == VariantId.BACKGAMMON
+    try:
+        require_nardy_engine(variant)
+    except NoEngineError:
+        return False
+    return True
 
 
 def is_nardy(record: str, variant: str | None = None, limits: WorkLimits | None = None) -> bool:
