@@ -14,15 +14,18 @@ from notation.records.model import ActionKind, ActionText, MatchText
 from referee.adjudication import check_and_write
 from referee.adjudication.budget import WorkLimits
 from referee.adjudication.formats import read_as, record_texts
+from referee.adjudication.match import read_record, record_variant
 from referee.adjudication.verdict import Verdict
 from referee.analysis.actions import game_actions
 from referee.analysis.errors import EngineFailedError, NoEngineError
 from referee.analysis.gnubg import GnubgOutput, find_gnubg, run_gnubg
+from referee.analysis.nardy import admit_nardy, analyse_nardy, require_nardy_engine
 from referee.analysis.result import Analysis, GameAnalysis, Names, Sides
 from referee.analysis.settings import EngineName, Settings
 from referee.analysis.statistics import read_statistics
+from referee.analysis.validity import require_valid
 from referee.archive.sgf import sgf_of
-from referee.errors import InvalidRecordError
+from referee.players.nardy import NARDY
 from referee.rules.engine import CHOSEN, Engine
 from vocabulary import VariantId
 
@@ -67,8 +70,13 @@ def analyse(
     """gnubg's analysis of the match ``record`` (any format the referee reads) at
     ``settings`` (default: 2 and 2 plies): ``prepare``, ``run_gnubg``, ``read_back``.
     ``program`` is gnubg's executable (default: ``find_gnubg``), ``timeout`` its time in
-    seconds (default: ``time_allowed``). Refused as ``prepare`` and ``run_gnubg`` say."""
+    seconds (default: ``time_allowed``). Refused as ``prepare`` and ``run_gnubg`` say.
+    A nardy match is the project's own engine's to analyse (``nardy.analyse_nardy``)."""
     settings = settings or Settings()
+    if is_nardy(record, variant, limits):
+        return analyse_nardy(
+            record, settings, variant=variant, options=options, limits=limits, engine=engine
+        )
     prepared = prepare(record, variant=variant, options=options, limits=limits, engine=engine)
     allowed = timeout if timeout is not None else time_allowed(prepared.actions, settings)
     games = len(prepared.games)
@@ -111,6 +119,41 @@ def read_back(output: GnubgOutput, prepared: Prepared, settings: Settings) -> An
     return Analysis(engine, settings, players, games, prepared.names)
 
 
+def admitted(
+    record: str,
+    *,
+    variant: str | None = None,
+    options: Mapping[str, object] | None = None,
+    limits: WorkLimits | None = None,
+    engine: Engine = CHOSEN,
+) -> int:
+    """The actions an engine will analyse in ``record``, refused as its analysis would
+    refuse the record, before any engine runs (a job is queued only for what is admitted):
+    a nardy match by the project's own engine's rules (``admit_nardy``), any other by
+    gnubg's (``prepare``)."""
+    if is_nardy(record, variant, limits):
+        return admit_nardy(record, variant=variant, options=options, limits=limits, engine=engine)
+    return prepare(record, variant=variant, options=options, limits=limits, engine=engine).actions
+
+
+def analysable(variant: str) -> bool:
+    """Whether a match of ``variant`` can be queued for analysis here: backgammon (gnubg
+    is looked for by the workers), or a nardy game when the project's engine runs here."""
+    if variant not in NARDY:
+        return variant == VariantId.BACKGAMMON
+    try:
+        require_nardy_engine(variant)
+    except NoEngineError:
+        return False
+    return True
+
+
+def is_nardy(record: str, variant: str | None = None, limits: WorkLimits | None = None) -> bool:
+    """Whether ``record`` is a match of a nardy game (read, not checked)."""
+    found = record_variant(read_record(record, limits), variant)
+    return found is not None and found.id in NARDY
+
+
 def time_allowed(actions: int, settings: Settings) -> float:
     """Seconds gnubg is given for a record of this many actions at these settings."""
     return SECONDS_BASE + actions * SECONDS_PER_ACTION[settings.most_plies]
@@ -141,17 +184,10 @@ def replay_indexed(
 def _require_analysable(verdict: Verdict) -> None:
     if verdict.variant != VariantId.BACKGAMMON:
         raise NoEngineError(
-            f"no engine analyses {verdict.variant} matches yet (gnubg plays backgammon only)"
+            f"gnubg analyses backgammon only, not {verdict.variant} (the nardy games are"
+            " analysed by the project's own engine)"
         )
-    errors = [issue for game in verdict.games for issue in game.errors]
-    if errors or not verdict.valid:
-        first = f" (line {errors[0].line}: {errors[0].message})" if errors else ""
-        raise InvalidRecordError(
-            f"the record has errors{first}: only a valid record is analysed, since gnubg"
-            " would analyse other games than the ones written"
-        )
-    if not verdict.games:
-        raise InvalidRecordError("the record holds no game to analyse")
+    require_valid(verdict)
     length = verdict.match.length
     if length > GNUBG_LONGEST_MATCH:
         raise EngineFailedError(

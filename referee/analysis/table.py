@@ -8,6 +8,19 @@ from collections.abc import Mapping
 from typing import Any
 
 PR_NOTE = "PR: gnubg's judgement on eXtreme Gammon's scale (not XG's own figure)."
+NARDY_PR_NOTE = (
+    "PR: the referee's own nardy engine's judgement (its strength is measured in"
+    " docs/engine.md) on eXtreme Gammon's scale; not a master's nor XG's figure."
+)
+JUDGES = {"gnubg": "GNU Backgammon", "nardy-referee": "the referee's nardy engine"}
+"""Who made an analysis, by its ``engine.name``, in people's words."""
+
+
+def pr_note(engine_name: str) -> str:
+    """What PR is, said of the engine that judged (ANALYSIS.md §3: wherever it is shown)."""
+    return NARDY_PR_NOTE if engine_name == "nardy-referee" else PR_NOTE
+
+
 ROWS = (
     ("PR", "pr"),
     ("Overall error rate (mEMG)", "overall.error_rate_memg"),

@@ -52,13 +52,16 @@ def queue(match_id: int) -> tuple[dict[str, Any], int, dict[str, str]]:
       description: >
         Needs a bearer token with scope analysis:run or archive:write (docs/analysis.md).
         The settings (default 2 and 2 plies) are checked, then the record, before anything
-        is queued: 422 invalid_settings, no_engine (a long nardy or khachapuri match),
-        invalid_record (a record with errors), engine_failed (a match past gnubg's 64
-        points). 202 with the analysis, queued, and its Location; the same match and
-        settings again: 200 and the analysis there (a failed one is queued again: 202). A
-        worker makes it (status running, then done or failed with its problem:
-        engine_failed, engine_timeout, engine_missing). 503 overloaded with Retry-After
-        when the token has as many analyses queued or running as it may (default 20).
+        is queued: 422 invalid_settings, no_engine (a nardy match on a server without the
+        native core, whose engine analyses the nardy games), invalid_record (a record with
+        errors), engine_failed (a match past gnubg's 64 points). Backgammon is analysed by
+        gnubg, long nardy and khachapuri by the referee's own engine (engine.name
+        nardy-referee, at most 1-ply: docs/analysis.md#11). 202 with the analysis, queued,
+        and its Location; the same match and settings again: 200 and the analysis there (a
+        failed one is queued again: 202). A worker makes it (status running, then done or
+        failed with its problem: engine_failed, engine_timeout, engine_missing). 503
+        overloaded with Retry-After when the token has as many analyses queued or running
+        as it may (default 20).
       security: [{bearer: []}]
       parameters:
         - {in: path, name: match_id, required: true, schema: {type: integer}}

@@ -108,8 +108,9 @@ class EventCreateRequest(RequestSchema):
     analyse = fields.Boolean(
         load_default=False,
         metadata={
-            "description": "every finished match is analysed by gnubg (backgammon only; else"
-            " 422 no_engine): the standings show each entrant's average PR, and pr may be a"
+            "description": "every finished match is analysed (backgammon by gnubg, the nardy"
+            " games by the referee's own engine; 422 no_engine where that engine is not"
+            " built): the standings show each entrant's average PR, and pr may be a"
             " tie-break (docs/events.md#5-7)"
         },
     )

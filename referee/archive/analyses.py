@@ -1,6 +1,6 @@
 """Analyses of stored matches as the API, the pages and the events ask for them (ANALYSIS.md
-§2): queued once per match and settings (the record checked and written for gnubg first,
-so that what gnubg cannot analyse is refused at once: ``prepare``), at most
+§2): queued once per match and settings (the record checked first as the engine that
+will analyse it checks it, so that what it cannot analyse is refused at once: ``admitted``), at most
 ``MOST_WAITING`` waiting per token, read back as the API shows them. Workers make them
 (``analysis_worker``)."""
 
@@ -10,7 +10,7 @@ import os
 from typing import Any
 
 from referee.adjudication.budget import WorkLimits
-from referee.analysis import Settings, prepare, time_allowed
+from referee.analysis import Settings, admitted, time_allowed
 from referee.archive.stored import MAX_ID, known_variant, stored_match
 from referee.errors import NotFoundError, RefereeError
 from referee.rules.engine import CHOSEN, Engine
@@ -42,9 +42,9 @@ def queue_analysis(
     event_id: int | None = None,
 ) -> Queued:
     """The match's analysis at ``settings``: the one there (a failed one queued again), or
-    a new one queued, with gnubg's time from the record's length. Refused before anything
-    is stored: NotFoundError, GoneError (a withdrawn match), ``prepare``'s refusals
-    (no_engine, invalid_record, engine_failed), QueueFullError (``token_id``'s queue is
+    a new one queued, with the engine's time from the record's length. Refused before
+    anything is stored: NotFoundError, GoneError (a withdrawn match), ``admitted``'s
+    refusals (no_engine, invalid_record, engine_failed), QueueFullError (``token_id``'s queue is
     full; an event's, ``token_id`` None, has no bound)."""
     stored = stored_match(storage, match_id)
     for found in storage.analyses.of_match(match_id):
@@ -55,14 +55,14 @@ def queue_analysis(
         if same and found.status != "failed":
             return Queued(found, False)
     variant = known_variant(stored)
-    prepared = prepare(
+    actions = admitted(
         stored.original, variant=variant, options=stored.options, limits=limits, engine=engine
     )
     new = NewAnalysis(
         match_id=match_id,
         chequer_plies=settings.chequer_plies,
         cube_plies=settings.cube_plies,
-        seconds=time_allowed(prepared.actions, settings),
+        seconds=time_allowed(actions, settings),
         token_id=token_id,
         event_id=event_id,
     )

@@ -4,7 +4,8 @@ record checked and written again, gnubg's time the one queued with it), renews i
 from a thread of its own while gnubg works, and stores the analysis or why it failed,
 if it still holds it. A worker killed meanwhile holds nothing once its lease runs out:
 the next worker takes the analysis again (at most ``MOST_ATTEMPTS`` times). gnubg
-missing fails the analysis in hand and stops the worker (it would fail every other)."""
+missing fails the analysis in hand and stops the worker (it would fail every other). A
+nardy match is judged by the project's own engine in the worker's process instead."""
 
 from __future__ import annotations
 
@@ -19,7 +20,14 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 
 from referee.adjudication.budget import OFFLINE
-from referee.analysis import EngineMissingError, Settings, prepare, read_back
+from referee.analysis import (
+    EngineMissingError,
+    Settings,
+    analyse_nardy,
+    is_nardy,
+    prepare,
+    read_back,
+)
 from referee.analysis.errors import EngineFailedError
 from referee.analysis.gnubg import run_gnubg
 from referee.archive.stored import known_variant
@@ -163,18 +171,26 @@ def made(
 ) -> Finished | Failed:
     """The analysis of the claimed match, or why there is none: the record checked and
     written again (as when it was queued), one gnubg run in the time queued with it, its
-    output read back. An error reading gnubg's output fails this analysis only."""
+    output read back; a nardy match judged by the project's own engine in this process.
+    An error reading gnubg's output fails this analysis only."""
     stored = storage.matches.get(claimed.match_id)
     if stored is None:
         return Failed({"code": "not_found", "title": "Not Found", "detail": "no such match"})
     settings = Settings(claimed.chequer_plies, claimed.cube_plies)
     variant = known_variant(stored)
+    record, options = stored.original, stored.options
     try:
-        prepared = prepare(
-            stored.original, variant=variant, options=stored.options, limits=OFFLINE, engine=engine
-        )
-        output = run_gnubg(prepared.sgf, settings, len(prepared.games), program, claimed.seconds)
-        analysis = read_back(output, prepared, settings)
+        if is_nardy(record, variant, OFFLINE):  # the project's own engine, in this process
+            analysis = analyse_nardy(
+                record, settings, variant=variant, options=options, limits=OFFLINE, engine=engine
+            )
+        else:
+            prepared = prepare(
+                record, variant=variant, options=options, limits=OFFLINE, engine=engine
+            )
+            games = len(prepared.games)
+            output = run_gnubg(prepared.sgf, settings, games, program, claimed.seconds)
+            analysis = read_back(output, prepared, settings)
     except EngineMissingError:
         raise
     except RefereeError as error:

@@ -179,7 +179,7 @@ def _print(bar: Progress, label: str, analysis: Analysis, as_json: bool) -> None
 def describe_analysis(label: str, analysis: Analysis) -> str:
     """A table for people: a header line, then one row a figure, one column a player
     (the record's left column first), then what PR is."""
-    from referee.analysis.table import PR_NOTE, ROWS, cell, figure
+    from referee.analysis.table import ROWS, cell, figure, pr_note
 
     settings = analysis.settings
     lines = [
@@ -200,5 +200,5 @@ def describe_analysis(label: str, analysis: Analysis) -> str:
     heading_width = max(len(heading) for heading, _ in ROWS) + 2
     for heading, white, black in [("", *names), *rows]:
         lines.append(f"  {heading:<{heading_width}}{white:>{width}}{black:>{width}}")
-    lines.append(f"  {PR_NOTE}")
+    lines.append(f"  {pr_note(analysis.engine.name)}")
     return "\n".join(lines)

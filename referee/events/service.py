@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.adjudication.budget import WorkLimits
-from referee.analysis import NoEngineError
+from referee.analysis import require_nardy_engine
 from referee.archive.submit import checked_match
 from referee.errors import ForbiddenError, NotFoundError
 from referee.events import analysed, errors
@@ -179,10 +179,7 @@ def create(storage: Storage, host: Token, request: EventRequest) -> int:
         _check_people(storage, entrants)
     variant = find_variant(request.variant)
     if request.analyse and variant.id != VariantId.BACKGAMMON:
-        raise NoEngineError(
-            f"no engine analyses {variant.id} matches yet (gnubg plays backgammon only):"
-            " this event cannot have analyse"
-        )
+        require_nardy_engine(variant.id)  # gnubg's are checked by the workers that run it
     options = variant.options_json(variant.options_with(request.options))
     setup = EventSetup(
         name=request.name,

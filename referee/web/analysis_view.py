@@ -1,7 +1,8 @@
 """An analysis on the match page (ANALYSIS.md §5): which of the match's analyses is shown
 (the one asked for, ``?an=``, else the newest made), each player's figures as the command
 line prints them, and per step of the replay the analysed actions: the mark of a loss
-(``?!`` doubtful, ``?`` bad, ``??`` very bad), gnubg's best play and the luck of the roll."""
+(``?!`` doubtful, ``?`` bad, ``??`` very bad), the engine's best play and the luck of the
+roll."""
 
 from __future__ import annotations
 
@@ -9,14 +10,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from referee.analysis.table import PR_NOTE, ROWS, cell, figure
+from referee.analysis.table import JUDGES, ROWS, cell, figure, pr_note
+from referee.players.nardy import NARDY
 from referee.rules.words import play_words
 
 MARKS = {"doubtful": "?!", "bad": "?", "very_bad": "??"}
-"""gnubg's marks of a loss, as players write them."""
+"""The marks of a loss (gnubg's thresholds), as players write them."""
 KINDS = {"double": "double", "take": "take", "drop": "drop", "no_double": "no double"}
 
-__all__ = ["PR_NOTE", "ActionNote", "FigureRow", "chosen", "figure_rows", "step_notes"]
+__all__ = [
+    "JUDGES",
+    "ActionNote",
+    "FigureRow",
+    "chosen",
+    "figure_rows",
+    "judge_of",
+    "pr_note",
+    "step_notes",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +65,7 @@ class ActionNote:
 
     @property
     def judged(self) -> str:
-        """gnubg's judgement of a marked loss: ``bad: best 13/11 13/7, −0.071``."""
+        """The engine's judgement of a marked loss: ``bad: best 13/11 13/7, −0.071``."""
         if not self.symbol or self.best is None or self.loss is None:
             return ""
         best = play_words(self.best) if self.kind == "play" else self.best
@@ -82,6 +93,14 @@ def chosen(analyses: Sequence[Mapping[str, Any]], wanted: int | None) -> Mapping
         if asked is not None:
             return asked
     return next((found for found in analyses if found["status"] == "done"), None)
+
+
+def judge_of(shown: Mapping[str, Any] | None, variant: str) -> str:
+    """The ``engine.name`` of the engine that made the analysis shown, else of the one
+    that would analyse a match of ``variant``."""
+    if shown is not None and shown.get("engine"):
+        return str(shown["engine"]["name"])
+    return "nardy-referee" if variant in NARDY else "gnubg"
 
 
 def figure_rows(players: Mapping[str, Any]) -> list[FigureRow]:

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 from flask import redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from referee.analysis import InvalidSettingsError, Settings
+from referee.analysis import InvalidSettingsError, Settings, analysable
 from referee.archive.analyses import analysis_json, queue_analysis
 from referee.archive.derived import replay
 from referee.archive.stored import MAX_ID, stored_match
@@ -26,12 +26,19 @@ from referee.http.queries import match_query
 from referee.http.storage import storage
 from referee.rules.variants import VARIANTS
 from referee.scopes import Scope
-from referee.web.analysis_view import PR_NOTE, chosen, figure_rows, step_notes
+from referee.web.analysis_view import (
+    JUDGES,
+    chosen,
+    figure_rows,
+    judge_of,
+    pr_note,
+    step_notes,
+)
 from referee.web.closest import Ranking
 from referee.web.site import pages
 from referee.web.viewer import Step, game_replay
 from referee.web.viewer_page import orientation, viewer_page
-from vocabulary import Side, VariantId
+from vocabulary import Side
 
 blueprint = pages("archive_pages", __name__)
 
@@ -142,6 +149,7 @@ def _match_page(
     stored = stored_match(storage(), match_id)
     analyses = [analysis_json(found) for found in storage().analyses.of_match(match_id)]
     shown = chosen(analyses, request.args.get("an", type=int))
+    judge = judge_of(shown, stored.variant)
     notes = step_notes(shown, game)
     verdict = stored.verdict
     players = list(stored.players)
@@ -180,8 +188,9 @@ def _match_page(
         analyses=analyses,
         shown=shown,
         rows=figure_rows(shown["players"]) if shown and shown["players"] else [],
-        pr_note=PR_NOTE,
-        analysable=stored.variant == VariantId.BACKGAMMON,
+        pr_note=pr_note(judge),
+        judge=JUDGES[judge],
+        analysable=analysable(stored.variant),
         refused=refused,
         asked=request.form if refused else {},
         step_notes=lambda step: notes.get(step.number, ()),

@@ -52,14 +52,29 @@ def test_the_table_and_the_json_say_the_same(tmp_path: Path) -> None:
         assert float(rows["Cube error total (EMG)"][column]) == stats["cube"]["error_total_emg"]
 
 
-def test_a_file_not_analysed_is_said_and_the_others_are_done() -> None:
+def test_a_file_not_analysed_is_said_and_the_others_are_done(tmp_path: Path) -> None:
     gnubg = require_gnubg()
-    nardy, backgammon = EXAMPLES / "long_nardy_match.mat", EXAMPLES / "backgammon_match.mat"
-    done = command("--plies", "0", "--json", "--gnubg", gnubg, str(nardy), str(backgammon))
+    backgammon = EXAMPLES / "backgammon_match.mat"
+    broken = tmp_path / "broken.mat"
+    broken.write_text(backgammon.read_text().replace("31: 8/5 6/5", "31: 8/4 6/5", 1))
+    done = command("--plies", "0", "--json", "--gnubg", gnubg, str(broken), str(backgammon))
     assert done.returncode == 2
-    assert f"{nardy}: error (no_engine): no engine analyses long-nardy" in done.stderr
+    assert f"{broken}: error (invalid_record): the record has errors" in done.stderr
     assert "Traceback" not in done.stderr
     assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(backgammon)]
+
+
+def test_a_nardy_match_is_analysed_by_the_projects_own_engine() -> None:
+    """No gnubg needed: the builtin engine judges long nardy and khachapuri."""
+    for name in ("long_nardy_match.mat", "khachapuri_match.mat"):
+        record = str(EXAMPLES / name)
+        done = command("--plies", "1", "--json", "--gnubg", "/nonexistent/gnubg", record)
+        assert done.returncode == 0, done.stderr
+        analysis = json.loads(done.stdout)
+        assert analysis["engine"]["name"] == "nardy-referee"
+        assert "1-ply" in analysis["engine"]["version"]
+        assert analysis["players"]["w"]["chequer"]["total_moves"] > 0
+        assert analysis["players"]["w"]["cube"] is None
 
 
 def test_gnubg_missing_is_said(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """An analysis that cannot be made is a clear refusal with a stable code, never a Python
-traceback: a nardy match (no engine), a record with errors, settings out of range, gnubg
-missing, gnubg refusing the record (its own words said), gnubg stopping, gnubg hanging
+traceback: a nardy match given to gnubg (no engine), a record with errors, settings out of
+range, gnubg missing, gnubg refusing the record (its own words said), gnubg stopping, gnubg hanging
 past its time (stopped, its process gone). Stand-ins for gnubg are small shell scripts;
 the refusal by the real gnubg needs Debian's."""
 
@@ -19,6 +19,7 @@ from referee.analysis import (
     NoEngineError,
     Settings,
     analyse,
+    prepare,
 )
 from referee.analysis.gnubg import find_gnubg, run_gnubg
 from referee.errors import InvalidRecordError, RefereeError
@@ -31,11 +32,12 @@ BACKGAMMON = (EXAMPLES / "backgammon_match.mat").read_text()
 
 
 @pytest.mark.parametrize("name", ["long_nardy_match.mat", "khachapuri_match.mat"])
-def test_a_nardy_match_has_no_engine(name: str) -> None:
+def test_gnubg_is_given_no_nardy_match(name: str) -> None:
+    """gnubg's steps refuse a nardy match (the project's own engine analyses it)."""
     with pytest.raises(NoEngineError) as refused:
-        analyse((EXAMPLES / name).read_text(), program="/nonexistent/gnubg")
+        prepare((EXAMPLES / name).read_text())
     assert (refused.value.code, refused.value.status) == ("no_engine", 422)
-    assert "gnubg plays backgammon only" in refused.value.message
+    assert "gnubg analyses backgammon only" in refused.value.message
 
 
 def test_a_record_with_errors_is_not_analysed() -> None:

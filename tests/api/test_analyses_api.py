@@ -16,6 +16,7 @@ import pytest
 from flask.testing import FlaskClient
 
 import referee.archive.analyses
+from referee.analysis import Settings, analyse_nardy
 from referee.analysis.result import AnalysisJobSchema
 from referee.app import create_app
 from referee.archive.analysis_worker import Worker
@@ -127,11 +128,24 @@ def test_settings_out_of_range_are_refused_before_anything_is_queued(
 
 
 @pytest.mark.parametrize("name", ["long_nardy_match.mat", "khachapuri_match.mat"])
-def test_a_nardy_match_has_no_engine(env: Env, name: str) -> None:
-    match_id = env.store((EXAMPLES / name).read_text())
-    body = assert_problem(env.queue(match_id), 422, "no_engine")
-    assert "backgammon only" in body["detail"]
-    assert env.analyses(match_id) == []
+def test_a_nardy_match_is_analysed_by_the_projects_own_engine(env: Env, name: str) -> None:
+    """Queued as any other; a worker judges it with the builtin engine (no gnubg run: the
+    worker's gnubg is not even there), the figures those of the engine's own analysis of
+    the stored record."""
+    text = (EXAMPLES / name).read_text()
+    match_id = env.store(text)
+    answer = env.queue(match_id, {"chequer_plies": 1, "cube_plies": 0})
+    assert answer.status_code == 202, answer.get_json()
+    worker = Worker(env.database, "/nonexistent/gnubg")
+    assert worker.run(threading.Event(), until_idle=True) == 1
+    done = shaped(env.client.get(f"/v1/analyses/{answer.get_json()['id']}").get_json())
+    assert (done["status"], done["problem"]) == ("done", None)
+    assert done["engine"]["name"] == "nardy-referee"
+    direct = analyse_nardy(text, Settings(1, 0)).to_json()
+    assert (done["players"], done["games"], done["names"]) == (
+        direct["players"], direct["games"], direct["names"],
+    )  # fmt: skip
+    assert done["players"]["w"]["cube"] is None
 
 
 def test_a_record_with_errors_or_past_gnubgs_tables_is_refused(env: Env) -> None:

@@ -2,7 +2,8 @@
 queues every finished match (the event's, at 2 and 2 plies), the standings show each
 entrant's average PR over its analysed matches, and ``pr`` breaks ties lower first (an
 entrant without an analysed match last). The averages here are worked out by hand from
-PRs stored by hand; the last test has Debian's gnubg make them."""
+PRs stored by hand; the last tests have the project's nardy engine and Debian's gnubg
+make them."""
 
 from __future__ import annotations
 
@@ -53,10 +54,28 @@ def test_the_average_pr_is_shown_without_breaking_ties_unless_named() -> None:
 
 
 @pytest.mark.parametrize("variant", ["long-nardy", "khachapuri"])
-def test_a_nardy_event_cannot_be_analysed(site: Site, variant: str) -> None:
-    event = {"name": "n", "variant": variant, "length": 1, **RECORDS, "analyse": True}
-    answer = site.client.post("/v1/events", json=event, headers=site.auth())
-    assert answer.status_code == 422 and answer.get_json()["code"] == "no_engine"
+def test_a_nardy_events_matches_are_analysed_by_the_projects_own_engine(
+    site: Site, variant: str
+) -> None:
+    """No gnubg: the worker judges the nardy match with the builtin engine, and the
+    standings and the page say whose judgement the PR is."""
+    body = {**RECORDS, "entrants": ["Ann", "Bob"], "variant": variant}
+    event = site.start(site.create(**body, analyse=True)["id"])
+    (pairing,) = event["rounds_played"][0]["pairings"]
+    record = played_record(pairing["w"], pairing["b"], 1, 7, variant)
+    path = f"/v1/events/{event['id']}/rounds/1/pairings/1/record"
+    assert site.client.post(path, json={"record": record}, headers=site.auth()).status_code == 200
+    location = site.app.config["DATABASE"]
+    assert Worker(location, "/nonexistent/gnubg").run(threading.Event(), until_idle=True) == 1
+    (match_id,) = site.event(event["id"])["rounds_played"][0]["pairings"][0]["match_ids"]
+    (made,) = site.storage.analyses.of_match(match_id)
+    assert made.status == "done" and made.result is not None
+    assert made.result["engine"]["name"] == "nardy-referee"
+    by_name = {line["name"]: line for line in site.event(event["id"])["standings"]}
+    for side in "wb":
+        assert by_name[pairing[side]]["pr"] == made.result["players"][side]["pr"]
+    page = site.client.get(f"/events/{event['id']}").get_data(as_text=True)
+    assert "the referee's nardy engine's judgement" in page
 
 
 def test_pr_as_a_tiebreak_needs_the_analysis(site: Site) -> None:

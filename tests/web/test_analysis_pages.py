@@ -1,6 +1,6 @@
 """A stored match's analysis on its page (ANALYSIS.md §5), through Flask's test client: the
 players' table of the analysis shown (the newest made, or the one asked for), what PR is,
-the replay's marks (?! ? ??) with gnubg's best play and the luck of each roll at the steps
+the replay's marks (?! ? ??) with the engine's best play and the luck of each roll at the steps
 the analysis names, the state of one not made yet or failed, and the form that queues one
 with a token (refused on the page with the API's status; nothing queued then). The
 analysis here is written by hand, as a worker would store it."""
@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from threading import Event
 from typing import Any
 
 import pytest
 
 from referee.app import create_app
+from referee.archive.analysis_worker import Worker
 from referee.storage import open_storage
 from referee.storage.model.analyses import Failed, Finished, NewAnalysis
 from tests.api.test_matches_api import BG_EXAMPLE, LN_EXAMPLE, Env, example, make_env
@@ -198,13 +200,22 @@ def test_a_refused_form_keeps_its_plies(env: Env) -> None:
     assert chosen == ["1", "3"]
 
 
-def test_a_nardy_match_has_no_form(env: Env) -> None:
+def test_a_nardy_match_is_analysed_by_the_referees_own_engine(env: Env) -> None:
+    """The page names the engine that judges a nardy match, queues one with a token, and
+    shows the engine's figures with what its PR is (a worker made it: no gnubg)."""
     match_id = env.stored(example(LN_EXAMPLE))
     page = env.client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert "No engine analyses long nardy matches yet" in words(page)
-    assert "analyse-form" not in page
-    refused = env.client.post(f"/matches/{match_id}/analyses", data={"token": "x"})
-    assert refused.status_code == 401
+    assert "Analysis by the referee's nardy engine" in words(page)
+    assert "analyse-form" in page
+    _, runner = env.token("analysis:run")
+    form = {"chequer_plies": "1", "cube_plies": "0", "token": runner}
+    answer = env.client.post(f"/matches/{match_id}/analyses", data=form)
+    assert answer.status_code == 303
+    assert Worker(str(env.database), "/nonexistent/gnubg").run(Event(), until_idle=True) == 1
+    shown = words(env.client.get(f"/matches/{match_id}").get_data(as_text=True))
+    assert "nardy-referee " in shown and "chequer play 1-ply" in shown
+    assert "the referee's own nardy engine's judgement" in shown
+    assert "gnubg's judgement" not in shown
 
 
 def test_the_check_page_has_no_analysis(tmp_path: Path) -> None:
