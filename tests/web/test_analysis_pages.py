@@ -195,7 +195,8 @@ def test_a_refused_form_keeps_its_plies(env: Env) -> None:
     match_id = env.stored(example(BG_EXAMPLE))
     form = {"chequer_plies": "1", "cube_plies": "3", "token": "nrt_nobody"}
     page = env.client.post(f"/matches/{match_id}/analyses", data=form).get_data(as_text=True)
-    form_html = page[page.index('class="analyse-form"') : page.index("</form>")]
+    start = page.index('class="analyse-form"')
+    form_html = page[start : page.index("</form>", start)]
     chosen = re.findall(r'<option value="(\d)" selected>', form_html)
     assert chosen == ["1", "3"]
 

@@ -179,8 +179,10 @@ def test_a_long_session_page_keeps_the_games_small_and_folded(env: Env) -> None:
     match_id = env.stored(money_session("long-nardy", 40, {}, 8))
     html = env.client.get(f"/matches/{match_id}?g=7").get_data(as_text=True)
     parsed = Elements(html)
-    options = [attrs for tag, attrs in parsed.tags if tag == "option" and "value" in attrs]
-    picker = [o for o in options if o["value"].isdigit()]
+    start = next(n for n, (tag, attrs) in enumerate(parsed.tags) if attrs.get("id") == "game-pick")
+    later = (n for n, (tag, _) in enumerate(parsed.tags) if tag == "select" and n > start)
+    end = next(later, len(parsed.tags))
+    picker = [attrs for tag, attrs in parsed.tags[start:end] if tag == "option"]
     assert [o["value"] for o in picker] == [str(n) for n in range(1, 41)]
     assert [o["value"] for o in picker if "selected" in o] == ["7"]
     details = next(attrs for tag, attrs in parsed.tags if tag == "details")
