@@ -81,7 +81,9 @@ lint: dev
 # themselves. tests/storage runs on both backends in the first run, so the PostgreSQL run
 # leaves it out, and the modules whose tests open no archive (request loading, the plays
 # endpoints, pairing, standings and ratings as pure functions) or only a gunicorn's own
-# SQLite file (the challenges' bots).
+# SQLite file (the challenges' bots); and gnubg's figures of the whole corpus through the
+# API, which are gnubg's whatever the backend (the analyses' jobs run on PostgreSQL in the
+# rest of tests/api and in tests/analysis/test_workers.py).
 # The suite's processes; the engine and PostgreSQL runs, which end well before it, take
 # fewer (too many at once on two cores only queue for them).
 TEST_WORKERS ?= 4
@@ -91,7 +93,8 @@ SIDE := -n $(SIDE_WORKERS) --dist loadgroup
 POSTGRESQL_TESTS := tests/api tests/events tests/challenges --ignore=tests/api/test_loading.py \
 	--ignore=tests/api/test_plays_api.py --ignore=tests/events/test_pairing.py \
 	--ignore=tests/events/test_standings.py --ignore=tests/events/test_ratings.py \
-	--ignore=tests/challenges/test_bots.py
+	--ignore=tests/challenges/test_bots.py \
+	--deselect tests/api/test_analyses_api.py::test_a_worker_makes_what_gnubg_prints_for_every_original_of_the_corpus
 TOGETHER := lint native-check test-suite test-engine test-postgresql
 .PHONY: test-suite test-engine test-postgresql test-alone
 test: dev

@@ -12,6 +12,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from tests.analysis.once import once
 from tests.corpus import MAT, require
 from tests.players.gnubg import require_gnubg
 
@@ -194,3 +197,15 @@ def originals(folder: Path) -> list[Path]:
             path.write_text(text)
         files.append(path)
     return files
+
+
+def by_hand_once(factory: pytest.TempPathFactory) -> list[str]:
+    """``by_hand`` of every original of the corpus at 0-ply, made once per test run for
+    every module that compares with it (``once``)."""
+    return list(
+        once(
+            factory,
+            "gnubg_by_hand_corpus_0",
+            lambda: by_hand(originals(factory.mktemp("originals")), 0),
+        )
+    )

@@ -19,7 +19,7 @@ from referee.adjudication import adjudicate
 from referee.analysis import Settings, analyse
 from referee.analysis.result import AnalysisSchema
 from referee.shapes import schema_of
-from tests.analysis.by_hand import by_hand, corpus, differences, names, originals
+from tests.analysis.by_hand import by_hand_once, corpus, differences, names
 from tests.analysis.once import once
 from tests.analysis.sums import place_problems, side_actions, sum_problems
 from tests.players.gnubg import require_gnubg
@@ -37,17 +37,17 @@ def analysed(
     def ours(path: Path) -> dict[str, Any]:
         return analyse(path.read_text(), Settings(0, 0), program=program).to_json()
 
-    def made() -> dict[str, Any]:
-        by_hand_files = originals(tmp_path_factory.mktemp("originals"))
-        with ThreadPoolExecutor(2) as pool:
-            hand = pool.submit(by_hand, by_hand_files, 0)
-            analyses = list(pool.map(ours, files))
-        return {
-            path.stem: (analysis, block)
-            for path, analysis, block in zip(files, analyses, hand.result(), strict=True)
-        }
+    def made() -> list[dict[str, Any]]:
+        return list(map(ours, files))
 
-    yield once(tmp_path_factory, "analysis_corpus", made)
+    with ThreadPoolExecutor(1) as pool:
+        hand = pool.submit(by_hand_once, tmp_path_factory)
+        analyses = once(tmp_path_factory, "analysis_corpus", made)
+        blocks = hand.result()
+    yield {
+        path.stem: (analysis, block)
+        for path, analysis, block in zip(files, analyses, blocks, strict=True)
+    }
 
 
 def test_every_figure_is_gnubgs_own_for_the_original_file(

@@ -21,7 +21,7 @@ from referee.analysis.result import AnalysisJobSchema
 from referee.app import create_app
 from referee.archive.analysis_worker import Worker
 from referee.shapes import schema_of
-from tests.analysis.by_hand import by_hand, corpus, differences, names, originals
+from tests.analysis.by_hand import by_hand_once, corpus, differences, names
 from tests.api.support import archive_at, assert_problem
 from tests.players.gnubg import require_gnubg
 from tests.server import write_token
@@ -203,7 +203,7 @@ def test_private_reads_need_a_token(env: Env) -> None:
 
 
 def test_a_worker_makes_what_gnubg_prints_for_every_original_of_the_corpus(
-    env: Env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    env: Env, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every corpus record stored and queued through the API at 0-ply, made by one worker;
     each read back through the API has each player's figures as gnubg's own ``show
@@ -218,7 +218,7 @@ def test_a_worker_makes_what_gnubg_prints_for_every_original_of_the_corpus(
         assert answer.status_code == 202, (path.name, answer.get_json())
         queued[path] = (match_id, answer.get_json()["id"])
     with ThreadPoolExecutor(1) as pool:
-        hand = pool.submit(by_hand, originals(tmp_path), 0)
+        hand = pool.submit(by_hand_once, tmp_path_factory)
         assert Worker(env.database, program).run(threading.Event(), until_idle=True) == len(files)
         blocks = hand.result()
     problems = {}
