@@ -88,8 +88,8 @@ lint: dev
 # fewer (too many at once on two cores only queue for them).
 TEST_WORKERS ?= 4
 SIDE_WORKERS ?= 2
-PARALLEL := -n $(TEST_WORKERS) --dist loadgroup
-SIDE := -n $(SIDE_WORKERS) --dist loadgroup
+PARALLEL := -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
+SIDE := -n $(SIDE_WORKERS) --dist loadgroup --no-loadscope-reorder
 POSTGRESQL_TESTS := tests/api tests/events tests/challenges --ignore=tests/api/test_loading.py \
 	--ignore=tests/api/test_plays_api.py --ignore=tests/events/test_pairing.py \
 	--ignore=tests/events/test_standings.py --ignore=tests/events/test_ratings.py \

@@ -51,13 +51,41 @@ pass for theirs. The other multihost tests (events and bot streams across instan
 wait for what must happen: they run in the parallel run."""
 
 
+FIRST = (
+    "tests/events/test_acceptance.py",
+    "tests/api/test_analyses_api.py",
+    "tests/multihost/test_events_across_instances.py",
+    "tests/players/test_gnubg_live.py",
+    "tests/events/test_events_bot.py",
+    "tests/events/test_analysed.py",
+    "tests/analysis/test_corpus.py",
+    "tests/reliability/test_gunicorn_answers.py",
+    "tests/native/test_judging.py",
+    "tests/web/test_browser_replay.py",
+    "tests/test_openspiel_corpus.py",
+    "tests/web/test_docs_browser.py",
+    "tests/web/test_event_live_browser.py",
+    "tests/challenges/test_bots.py",
+)
+"""The modules that take longest on one worker (``python -m tests.timeline``, a profile of
+``make test``), longest first: handed out first (``make test`` keeps the collection's
+order, ``--no-loadscope-reorder``), so that none starts near the end and runs alone."""
+
+
+def first_key(item: pytest.Item) -> int:
+    """Where ``item`` comes in the run: a ``FIRST`` module's place, else after them all."""
+    module = item.nodeid.split("::")[0]
+    return FIRST.index(module) if module in FIRST else len(FIRST)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark the ``ALONE`` tests; and under pytest-xdist (``make test`` runs ``--dist
-    loadgroup``) keep the tests that share a module- or class-scoped fixture on one worker
-    (tests/grouping.py), so that it is made once: every other test goes to whichever
-    worker is free. First of the hooks: pytest-xdist's own, which reads the groups to put
-    them into the tests' ids, must see them."""
+    """Put the ``FIRST`` modules first; mark the ``ALONE`` tests; and under pytest-xdist
+    (``make test`` runs ``--dist loadgroup``) keep the tests that share a module- or
+    class-scoped fixture on one worker (tests/grouping.py), so that it is made once: every
+    other test goes to whichever worker is free. First of the hooks: pytest-xdist's own,
+    which reads the groups to put them into the tests' ids, must see them."""
+    items.sort(key=first_key)  # stable: each module's own order kept
     for item in items:
         if item.nodeid.startswith(ALONE):
             item.add_marker(pytest.mark.alone)
