@@ -217,6 +217,11 @@ def test_a_nardy_match_is_analysed_by_the_referees_own_engine(env: Env) -> None:
     assert "nardy-referee " in shown and "chequer play 1-ply" in shown
     assert "the referee's own nardy engine's judgement" in shown
     assert "gnubg's judgement" not in shown
+    page = Elements(env.client.get(f"/matches/{match_id}").get_data(as_text=True))
+    links = {attrs.get("href") for tag, attrs in page.tags if tag == "a"}
+    assert {"/docs/engine#5", "/docs/analysis#11"} <= links
+    for guide, anchor in (("/docs/engine", "5"), ("/docs/analysis", "11")):
+        assert f'id="{anchor}"' in env.client.get(guide).get_data(as_text=True)
 
 
 def test_the_check_page_has_no_analysis(tmp_path: Path) -> None:
