@@ -12,11 +12,13 @@ settings of its user (``-r``, ``HOME`` the working directory) and speaks C's Eng
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import secrets
 import shutil
+import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -142,8 +144,9 @@ def _run(program: str, script: str, place: Path, timeout: float) -> tuple[str, i
         "LANG": "C",
         "LANGUAGE": "C",
     }
+    process: _Owned | None = None
     try:
-        process = subprocess.Popen(
+        process = _Owned(
             [program, "-t", "-q", "-r"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -153,21 +156,39 @@ def _run(program: str, script: str, place: Path, timeout: float) -> tuple[str, i
             text=True,
             errors="replace",
         )
+        printed, _ = process.communicate(script, timeout=timeout)
     except OSError as error:
+        if process is not None:
+            raise
         raise EngineMissingError(f"gnubg could not be started ({program}): {error}") from None
-    with process:
-        try:
-            printed, _ = process.communicate(script, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise EngineTimeoutError(
-                f"gnubg was still analysing after {timeout:g} s and was stopped"
-            ) from None
-        finally:  # past its time, or the worker stopped (SIGTERM): gnubg is killed and
-            # waited for, so nothing of it outlives the analysis it was making
-            if process.returncode is None:
-                process.kill()
-                process.wait()
+    except subprocess.TimeoutExpired:
+        raise EngineTimeoutError(
+            f"gnubg was still analysing after {timeout:g} s and was stopped"
+        ) from None
+    finally:  # past its time, or the worker stopped (SIGTERM): gnubg is killed and
+        # waited for, so nothing of it outlives the analysis it was making
+        if process is not None:
+            with process:
+                if process.returncode is None:
+                    process.kill()
+                    process.wait()
     return printed, process.returncode
+
+
+class _Owned(subprocess.Popen[str]):
+    """A process that is killed when its start is interrupted: a worker's SIGTERM (raised
+    as KeyboardInterrupt) after the fork and before ``Popen`` returns, which ``Popen``
+    itself leaves running with nobody to stop it."""
+
+    def _execute_child(self, *arguments: Any) -> None:
+        try:
+            super()._execute_child(*arguments)  # type: ignore[misc]
+        except BaseException:
+            if self.pid is not None:
+                with contextlib.suppress(OSError):
+                    os.kill(self.pid, signal.SIGKILL)
+                    os.waitpid(self.pid, 0)
+            raise
 
 
 def _figures(path: Path) -> Any:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import referee.analysis.gnubg
 import referee.analysis.service
 from referee.analysis import EngineMissingError, Settings, prepare
 from referee.archive.analysis_worker import Worker
@@ -144,6 +145,28 @@ def test_a_worker_stopped_while_gnubg_works_gives_the_analysis_back(
     back = archive.get(analysis_id)
     assert (back.status, back.attempts, back.result, back.problem) == ("queued", 0, None, None)
     until(lambda: gone(int(pid_file.read_text())), 20)  # its gnubg went with it
+
+
+def test_gnubg_stopped_as_it_starts_is_killed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker's SIGTERM (a KeyboardInterrupt) after gnubg's fork and before ``Popen``
+    returns, which a loaded machine makes likely: the gnubg started is killed all the same
+    (``Popen`` alone leaves it running). The interruption is raised where ``Popen`` waits
+    to hear that the program started."""
+    pid_file = tmp_path / "pid"
+    waiting = program(tmp_path, f"echo $$ > {pid_file}\nexec sleep 600")
+    reading = os.read
+
+    def interrupted(descriptor: int, size: int) -> bytes:
+        monkeypatch.setattr(os, "read", reading)
+        until(lambda: pid_file.exists() and pid_file.read_text().strip(), 10)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "read", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        referee.analysis.gnubg.run_gnubg("(;)", Settings(), 1, waiting, 30)
+    assert gone(int(pid_file.read_text()))
 
 
 def gone(pid: int) -> bool:
