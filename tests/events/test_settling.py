@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +19,7 @@ from referee.live import service as live
 from referee.storage.model.events import StoredEvent
 from referee.storage.model.live import StoredLive
 from referee.storage.stores import Storage
-from tests.events.support import Site
+from tests.events.support import Site, make_site
 
 Pairing = dict[str, Any]
 
@@ -32,9 +34,19 @@ def first_match_played(site: Site) -> tuple[int, Pairing, Pairing]:
     return int(event["id"]), ended, other
 
 
+@pytest.fixture
+def keeperless(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
+    """A site whose app starts no keeper: the test settles, and nothing before it."""
+    monkeypatch.setenv("NARDY_REFEREE_EVENTS_POLL", "0")
+    made = make_site(tmp_path)
+    yield made
+    made.storage.close()
+
+
 def test_settling_reads_the_ended_live_match_and_not_the_one_in_play(
-    site: Site, monkeypatch: pytest.MonkeyPatch
+    keeperless: Site, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    site = keeperless
     event_id, ended, in_play = first_match_played(site)
     (playing,) = in_play["live_ids"]
     live.join(site.storage, playing, site.bots[in_play["w"]], "")
