@@ -74,16 +74,18 @@ lint: dev
 # The suite runs its storage contract on both backends; the API and storage tests run once
 # more with every app's archive on PostgreSQL (a temporary cluster the tests start, or the
 # server NARDY_REFEREE_TEST_POSTGRESQL names; without one they skip, REQUIRE_POSTGRESQL=1 fails).
-# Most tests wait (on a browser, gnubg, a server) more than they compute, so `make test` runs
-# the gates, the suite (in TEST_WORKERS processes, pytest-xdist; tests sharing a server stay
-# on one), the Python-engine run and the PostgreSQL run at once (each one's output shown as
-# it ends), then the tests that measure the service under load (marker `alone`) by
-# themselves. tests/storage runs on both backends in the first run, so the PostgreSQL run
-# leaves it out, and the modules whose tests open no archive (request loading, the plays
-# endpoints, pairing, standings and ratings as pure functions) or only a gunicorn's own
-# SQLite file (the challenges' bots); and gnubg's figures of the whole corpus through the
-# API, which are gnubg's whatever the backend (the analyses' jobs run on PostgreSQL in the
-# rest of tests/api and in tests/analysis/test_workers.py).
+# Most tests wait (on a browser, gnubg, a server) more than they compute, so `make test`
+# runs the gates, the suite (in TEST_WORKERS processes, pytest-xdist; tests sharing a
+# server stay on one), the Python-engine run and the PostgreSQL run at once (each one's
+# output shown as it ends), then the tests that measure the service under load (marker
+# `alone`) without the rest: two at a time, as they wait more than they compute (about 0.6
+# of a core between them, each measured against its own baseline). tests/storage runs on
+# both backends in the first run, so the PostgreSQL run leaves it out, and the modules
+# whose tests open no archive (request loading, the plays endpoints, pairing, standings
+# and ratings as pure functions) or only a gunicorn's own SQLite file (the challenges'
+# bots); and gnubg's figures of the whole corpus through the API, which are gnubg's
+# whatever the backend (the analyses' jobs run on PostgreSQL in the rest of tests/api and
+# in tests/analysis/test_workers.py).
 # The suite's processes; the engine and PostgreSQL runs, which end well before it, take
 # fewer (too many at once on two cores only queue for them).
 TEST_WORKERS ?= 4
@@ -113,7 +115,7 @@ test-postgresql: dev
 	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q $(SIDE) $(POSTGRESQL_TESTS)
 
 test-alone: dev
-	$(BIN)/python -m pytest -q -m alone
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m alone
 
 serve: install
 	@echo "make: starting gunicorn ($(WORKERS) workers) on http://$(HOST):$(PORT)"

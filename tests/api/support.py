@@ -17,9 +17,10 @@ BACKEND = os.environ.get("NARDY_REFEREE_TEST_BACKEND", "sqlite")
 
 
 def archive_at(folder: Path, name: str = "archive.sqlite3") -> str:
-    """Where an app fixture's new archive is: a file in ``folder``, or a fresh database on
-    the tests' PostgreSQL server (``tests/storage/postgresql.py``; the test skips without
-    one, and fails under ``REQUIRE_POSTGRESQL=1``). Tests of what only SQLite does (its file,
+    """Where an app fixture's new archive is: a file in ``folder``, or a new database with
+    an empty archive on the tests' PostgreSQL server (``tests/storage/postgresql.py``'s
+    ``Server.archive``; the test skips without one, and fails under
+    ``REQUIRE_POSTGRESQL=1``). Tests of what only SQLite does (its file,
     its locks) keep a file in their folder instead."""
     if BACKEND == "sqlite":
         return str(folder / name)
@@ -32,7 +33,7 @@ def archive_at(folder: Path, name: str = "archive.sqlite3") -> str:
         if REQUIRED:
             pytest.fail(f"REQUIRE_POSTGRESQL=1: {UNAVAILABLE}", pytrace=False)
         pytest.skip(str(UNAVAILABLE), allow_module_level=True)
-    return found.fresh()
+    return found.archive()
 
 
 PROBLEM_JSON = "application/problem+json"

