@@ -403,3 +403,19 @@ def test_a_url_given_as_database_is_refused(
     assert exit_info.value.code == 2
     assert "sqlite:// URL" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_help_is_wrapped_at_the_terminals_width(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The options' descriptions fill ``$COLUMNS`` (less argparse's margin of 2)."""
+    widths = {}
+    for columns in (50, 120):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        with pytest.raises(SystemExit):
+            main(["check", "--help"])
+        body = capsys.readouterr().out.partition("options:")[2].splitlines()
+        descriptions = [line for line in body if line.startswith(" " * 24) and line.strip()]
+        assert descriptions and all(len(line) <= columns - 2 for line in descriptions)
+        widths[columns] = max(len(line) for line in descriptions)
+    assert widths[120] > 50

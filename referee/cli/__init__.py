@@ -9,6 +9,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from referee import __version__
 from referee.cli.common import EXIT_BAD_INPUT, EXIT_PIPE_CLOSED
@@ -31,10 +32,40 @@ GROUPS = {
 """Each module of ``referee.cli`` and the commands it adds (``add(commands)``)."""
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help at the terminal's width, found as ``shutil.get_terminal_size`` finds
+    it but without importing ``shutil`` (and with it zlib, bz2 and lzma), which argparse's
+    own formatter does for every argument added: a few milliseconds of every command."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, width=terminal_columns() - 2)
+
+
+def terminal_columns() -> int:
+    """``$COLUMNS``, else the width of the terminal on standard output, else 80."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser with ``_Formatter``, as are its commands' (argparse makes them
+    of its own class)."""
+
+    def __init__(self, *arguments: Any, **options: Any) -> None:
+        options.setdefault("formatter_class", _Formatter)
+        super().__init__(*arguments, **options)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or of ``command`` alone when it is known (a command
     run imports only its own module: a check's time is mostly its imports)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="nardy-referee",
         description="Referee for backgammon (short nardy), long nardy and khachapuri.",
     )
