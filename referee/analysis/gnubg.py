@@ -12,13 +12,11 @@ settings of its user (``-r``, ``HOME`` the working directory) and speaks C's Eng
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
 import secrets
 import shutil
-import signal
 import subprocess
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -144,9 +142,11 @@ def _run(program: str, script: str, place: Path, timeout: float) -> tuple[str, i
         "LANG": "C",
         "LANGUAGE": "C",
     }
+    started: list[_Owned] = []
     process: _Owned | None = None
     try:
         process = _Owned(
+            started,
             [program, "-t", "-q", "-r"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -165,30 +165,25 @@ def _run(program: str, script: str, place: Path, timeout: float) -> tuple[str, i
         raise EngineTimeoutError(
             f"gnubg was still analysing after {timeout:g} s and was stopped"
         ) from None
-    finally:  # past its time, or the worker stopped (SIGTERM): gnubg is killed and
-        # waited for, so nothing of it outlives the analysis it was making
-        if process is not None:
-            with process:
-                if process.returncode is None:
-                    process.kill()
-                    process.wait()
+    finally:  # past its time, or the worker stopped (SIGTERM), even while gnubg was being
+        # started: gnubg is killed and waited for, so nothing of it outlives the analysis
+        for found in started:
+            if getattr(found, "pid", None) is not None:
+                with found:  # its pipes closed, and waited for
+                    if found.returncode is None:
+                        found.kill()
     return printed, process.returncode
 
 
 class _Owned(subprocess.Popen[str]):
-    """A process that is killed when its start is interrupted: a worker's SIGTERM (raised
-    as KeyboardInterrupt) after the fork and before ``Popen`` returns, which ``Popen``
-    itself leaves running with nobody to stop it."""
+    """A process noted in ``started`` before it is started: the worker's SIGTERM (raised
+    as KeyboardInterrupt) may come after the fork and before ``Popen`` returns or its
+    result is assigned, and ``Popen`` alone leaves such a child running with nobody to
+    stop it (a stand-in gnubg did, under a loaded machine)."""
 
-    def _execute_child(self, *arguments: Any) -> None:
-        try:
-            super()._execute_child(*arguments)  # type: ignore[misc]
-        except BaseException:
-            if self.pid is not None:
-                with contextlib.suppress(OSError):
-                    os.kill(self.pid, signal.SIGKILL)
-                    os.waitpid(self.pid, 0)
-            raise
+    def __init__(self, started: list[_Owned], *arguments: Any, **options: Any) -> None:
+        started.append(self)
+        super().__init__(*arguments, **options)
 
 
 def _figures(path: Path) -> Any:
