@@ -142,20 +142,25 @@ def _run(program: str, script: str, place: Path, timeout: float) -> tuple[str, i
         "LANG": "C",
         "LANGUAGE": "C",
     }
-    started: list[_Owned] = []
-    process: _Owned | None = None
+    process: subprocess.Popen[str] | None = None
     try:
-        process = _Owned(
-            started,
-            [program, "-t", "-q", "-r"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            cwd=place,
-            env=environment,
-            text=True,
-            errors="replace",
-        )
+        _Starting.now = True
+        try:
+            process = subprocess.Popen(
+                [program, "-t", "-q", "-r"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                cwd=place,
+                env=environment,
+                text=True,
+                errors="replace",
+            )
+        finally:
+            _Starting.now = False
+        if _Starting.stopped:  # a stop came while it started: now that it is known
+            _Starting.stopped = False
+            raise KeyboardInterrupt
         printed, _ = process.communicate(script, timeout=timeout)
     except OSError as error:
         if process is not None:
@@ -165,25 +170,31 @@ def _run(program: str, script: str, place: Path, timeout: float) -> tuple[str, i
         raise EngineTimeoutError(
             f"gnubg was still analysing after {timeout:g} s and was stopped"
         ) from None
-    finally:  # past its time, or the worker stopped (SIGTERM), even while gnubg was being
-        # started: gnubg is killed and waited for, so nothing of it outlives the analysis
-        for found in started:
-            if getattr(found, "pid", None) is not None:
-                with found:  # its pipes closed, and waited for
-                    if found.returncode is None:
-                        found.kill()
+    finally:  # past its time, or the worker stopped (SIGTERM): gnubg is killed and
+        # waited for, so nothing of it outlives the analysis it was making
+        if process is not None:
+            with process:
+                if process.returncode is None:
+                    process.kill()
     return printed, process.returncode
 
 
-class _Owned(subprocess.Popen[str]):
-    """A process noted in ``started`` before it is started: the worker's SIGTERM (raised
-    as KeyboardInterrupt) may come after the fork and before ``Popen`` returns or its
-    result is assigned, and ``Popen`` alone leaves such a child running with nobody to
-    stop it (a stand-in gnubg did, under a loaded machine)."""
+class _Starting:
+    """Whether this process is starting gnubg, and whether a stop came meanwhile."""
 
-    def __init__(self, started: list[_Owned], *arguments: Any, **options: Any) -> None:
-        started.append(self)
-        super().__init__(*arguments, **options)
+    now = False
+    stopped = False
+
+
+def stop_now() -> None:
+    """What a worker's SIGTERM or Ctrl-C does: KeyboardInterrupt at once, or, while gnubg
+    is being started, as soon as it has been. A stop between the fork and ``Popen``'s
+    return would lose the child's pid (it is assigned after the fork returns) and leave
+    gnubg running with nobody to stop it, as a stand-in gnubg did on a loaded machine."""
+    if _Starting.now:
+        _Starting.stopped = True
+        return
+    raise KeyboardInterrupt
 
 
 def _figures(path: Path) -> Any:

@@ -108,7 +108,7 @@ def _work(args: argparse.Namespace) -> int:
     import signal
     import threading
 
-    from referee.analysis.gnubg import find_gnubg
+    from referee.analysis.gnubg import find_gnubg, stop_now
     from referee.archive.analysis_worker import Worker
     from referee.cli.common import storage_at
     from referee.storage import backend_of
@@ -124,9 +124,10 @@ def _work(args: argparse.Namespace) -> int:
     )
 
     def stopped(number: int, frame: object) -> None:
-        raise KeyboardInterrupt
+        stop_now()  # KeyboardInterrupt, once gnubg is known if it is being started
 
     signal.signal(signal.SIGTERM, stopped)
+    signal.signal(signal.SIGINT, stopped)
     try:
         count = worker.run(
             threading.Event(),

@@ -150,10 +150,11 @@ def test_a_worker_stopped_while_gnubg_works_gives_the_analysis_back(
 def test_gnubg_stopped_as_it_starts_is_killed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The worker's SIGTERM (a KeyboardInterrupt) after gnubg's fork and before ``Popen``
-    returns, which a loaded machine makes likely: the gnubg started is killed all the same
-    (``Popen`` alone leaves it running). The interruption is raised where ``Popen`` waits
-    to hear that the program started."""
+    """The worker's SIGTERM handler (``stop_now``) run while ``Popen`` starts gnubg, as a
+    loaded machine makes likely: between the fork and the child's pid being kept, a
+    KeyboardInterrupt would lose gnubg; the stop waits until gnubg is known, then stops the
+    analysis and kills it. The handler is run here where ``Popen`` waits to hear that the
+    program started."""
     pid_file = tmp_path / "pid"
     waiting = program(tmp_path, f"echo $$ > {pid_file}\nexec sleep 600")
     reading = os.read
@@ -161,7 +162,8 @@ def test_gnubg_stopped_as_it_starts_is_killed(
     def interrupted(descriptor: int, size: int) -> bytes:
         monkeypatch.setattr(os, "read", reading)
         until(lambda: pid_file.exists() and pid_file.read_text().strip(), 10)
-        raise KeyboardInterrupt
+        referee.analysis.gnubg.stop_now()  # what the signal handler does, at this moment
+        return reading(descriptor, size)
 
     monkeypatch.setattr(os, "read", interrupted)
     with pytest.raises(KeyboardInterrupt):
