@@ -14,12 +14,15 @@ gnubg's.
 them: stored in a new SQLite archive, queued (``queue_analysis``: the record checked and
 written for gnubg), made by one or two worker processes (``nardy-referee analyse
 --worker --until-idle``: claim, gnubg, store), from the first queueing to the last
-worker's exit; beside gnubg by hand on the same files, one or two processes at a time.
-The two alternate run by run (``--rounds`` each), every run is reported, and the
-overhead is the job system's time over gnubg's by hand, as wall time and as processor
-time (the queueing process's, the workers' and every gnubg's: what a busy machine
-disturbs least); and again without the workers' start-up (the same workers started and
-stopped on an empty queue: a deployment starts its workers once).
+worker's exit; beside gnubg by hand on the same files, one or two processes at a time
+(a process a file), and beside gnubg by hand with one process for all of a worker's
+share of the files (a worker keeps its gnubg running between analyses: this is gnubg's
+own time without its start for each file). The three alternate run by run (``--rounds``
+each), every run is reported, and the overhead is the job system's time over gnubg's by
+hand, as wall time and as processor time (the queueing process's, the workers' and every
+gnubg's: what a busy machine disturbs least); and again without the workers' start-up
+(the same workers started and stopped on an empty queue: a deployment starts its
+workers once).
 
 0-ply runs the 44 corpus records; 2-ply the ``--two-ply`` shortest ones of 20 actions or
 more (a long match takes minutes at 2-ply), once each in ``steps``.
@@ -86,13 +89,17 @@ def _children() -> float:
 
 def by_hand(program: str, path: Path, plies: int) -> None:
     """gnubg as a player runs it on one file."""
+    in_one(program, [path], plies)
+
+
+def in_one(program: str, paths: list[Path], plies: int) -> None:
+    """gnubg as a player runs it on each of ``paths`` in turn, in one process."""
     commands = [
         f"set analysis chequerplay evaluation plies {plies}",
         f"set analysis cubedecision evaluation plies {plies}",
-        f'import mat "{path}"',
-        "analyse match",
-        "show statistics match",
     ]
+    for path in paths:
+        commands += [f'import mat "{path}"', "analyse match", "show statistics match"]
     subprocess.run(
         [program, "-t", "-q"],
         input="\n".join(commands) + "\n",
@@ -197,39 +204,54 @@ def by_hand_at_once(program: str, files: list[Path], plies: int, workers: int) -
     return spent
 
 
+def by_hand_in_one(program: str, files: list[Path], plies: int, workers: int) -> Spent:
+    """The time gnubg by hand takes over the files, dealt round to ``workers`` processes
+    that each analyse their share one file after the other."""
+    spent = Spent()
+    shares = [files[number::workers] for number in range(workers)]
+    with spending(spent), ThreadPoolExecutor(workers) as pool:
+        list(pool.map(lambda share: in_one(program, share, plies), shares))
+    return spent
+
+
 def measure_jobs(program: str, files: list[Path], plies: int, workers: int, rounds: int) -> None:
     """The job system and gnubg by hand, alternating run by run; every run said, as wall
     time (matches a minute) and as processor time; then the best of each, and that again
     without the workers' start-up (workers started and stopped on an empty queue, best
     of the rounds: a deployment's workers start once, not once per batch)."""
     print(f"{plies}-ply through the job system, {workers} worker(s), {len(files)} files:")
-    ours, theirs, idle = [], [], []
+    ours, theirs, in_ones, idle = [], [], [], []
     count = len(files)
     for number in range(1, rounds + 1):
         ours.append(through_jobs(program, files, plies, workers))
         theirs.append(by_hand_at_once(program, files, plies, workers))
+        in_ones.append(by_hand_in_one(program, files, plies, workers))
         idle.append(through_jobs(program, [], plies, workers))
-        mine, hand = ours[-1], theirs[-1]
+        mine, hand, one = ours[-1], theirs[-1], in_ones[-1]
         print(
             f"  run {number}: wall: jobs {mine.wall:.1f} s ({60 * count / mine.wall:.1f}"
             f" matches a minute), by hand {hand.wall:.1f} s ({60 * count / hand.wall:.1f} a"
-            f" minute): {100 * (mine.wall / hand.wall - 1):+.1f} %; processor: jobs"
+            f" minute): {100 * (mine.wall / hand.wall - 1):+.1f} %, in one gnubg"
+            f" {one.wall:.1f} s: {100 * (mine.wall / one.wall - 1):+.1f} %; processor: jobs"
             f" {mine.processor:.1f} s, by hand {hand.processor:.1f} s:"
-            f" {100 * (mine.processor / hand.processor - 1):+.1f} %; the workers' start-up"
-            f" {idle[-1].wall:.2f} s wall, {idle[-1].processor:.2f} s processor"
+            f" {100 * (mine.processor / hand.processor - 1):+.1f} %, in one gnubg"
+            f" {one.processor:.1f} s: {100 * (mine.processor / one.processor - 1):+.1f} %;"
+            f" the workers' start-up {idle[-1].wall:.2f} s wall, {idle[-1].processor:.2f} s"
+            " processor"
         )
     for what in ("wall", "processor"):
         best = min(_of(run, what) for run in ours)
-        hand_best = min(_of(run, what) for run in theirs)
         started = min(_of(run, what) for run in idle)
         rate = f" ({60 * count / best:.1f} a minute)" if what == "wall" else ""
-        hand_rate = f" ({60 * count / hand_best:.1f} a minute)" if what == "wall" else ""
-        print(
-            f"  best {what} time of each: jobs {best:.1f} s{rate}, by hand {hand_best:.1f} s"
-            f"{hand_rate}: overhead {100 * (best / hand_best - 1):+.1f} %; without the"
-            f" workers' start-up ({started:.2f} s):"
-            f" {100 * ((best - started) / hand_best - 1):+.1f} %"
-        )
+        print(f"  best {what} time of each: jobs {best:.1f} s{rate}:")
+        for name, runs in (("by hand", theirs), ("by hand in one gnubg", in_ones)):
+            hand_best = min(_of(run, what) for run in runs)
+            hand_rate = f" ({60 * count / hand_best:.1f} a minute)" if what == "wall" else ""
+            print(
+                f"    {name} {hand_best:.1f} s{hand_rate}: overhead"
+                f" {100 * (best / hand_best - 1):+.1f} %; without the workers' start-up"
+                f" ({started:.2f} s): {100 * ((best - started) / hand_best - 1):+.1f} %"
+            )
 
 
 def main() -> None:

@@ -1,6 +1,6 @@
 """GNU Backgammon run as a separate program (Debian's ``gnubg``, text mode; GPL, never
-imported): one process per analysis, in a directory of its own, fed commands on stdin and
-stopped when its time is up.
+imported), kept running between analyses in a directory of its own (``Gnubg``), fed each
+analysis's commands on stdin and killed when its time is up.
 
 The commands load the record (the referee's own SGF export), set the plies, run
 ``analyse match``, print ``show statistics match`` and ``show statistics game`` for each
@@ -16,9 +16,11 @@ import json
 import os
 import re
 import secrets
+import selectors
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,83 +102,186 @@ def commands(settings: Settings, games: int, step: str) -> str:
 def run_gnubg(
     sgf: str, settings: Settings, games: int, program: str, timeout: float
 ) -> GnubgOutput:
-    """Analyse the ``games`` games of the SGF record ``sgf`` with gnubg at ``program``;
-    EngineTimeoutError past ``timeout`` seconds (gnubg is killed), EngineFailedError when
-    gnubg refuses the record or stops without every figure (its own words said)."""
-    step = f"{STEP}{secrets.token_hex(8)}-"
-    with tempfile.TemporaryDirectory(prefix="nardy-gnubg-") as folder:
-        place = Path(folder)
-        (place / RECORD_FILE).write_text(sgf, encoding="utf-8")
-        shutil.copyfile(SCRIPT, place / SCRIPT.name)
-        printed, status = _run(program, commands(settings, games, step), place, timeout)
-        steps = dict(_steps(printed, step))
-        found = _figures(place / FIGURES_FILE)
-    if status != 0:
-        after = [text for name, text in steps.items() if name != "start"]
-        said = _words("".join(after) if after else printed)
-        raise EngineFailedError(f"gnubg stopped with status {status}: {said}")
-    if found is None or len(found["games"]) != games:
-        said = _words(steps.get("load", "") + steps.get("analyse", ""))
-        if found is None:  # gnubg's Python did not write the figures: say why
-            said = _words(steps.get("load", "") + steps.get("figures", ""))
-        read = f"{len(found['games'])} of the {games} games" if found else "no figures"
-        raise EngineFailedError(f"gnubg read {read} of the record: {said}")
-    wanted = ["match", *(f"game-{number}" for number in range(1, games + 1))]
-    if any(name not in steps for name in wanted):
-        raise EngineFailedError(f"gnubg did not print every statistic: {_words(printed)}")
-    version = _VERSION.search(steps.get("start", ""))
-    return GnubgOutput(
-        version.group(1) if version else "unknown",
-        steps["match"],
-        tuple(steps[f"game-{number}"] for number in range(1, games + 1)),
-        tuple(tuple(game) for game in found["games"]),
-    )
+    """Analyse the ``games`` games of the SGF record ``sgf`` with a gnubg of its own at
+    ``program``, stopped after it (``Gnubg.analyse`` says what is refused)."""
+    with Gnubg(program, kept=False) as gnubg:
+        return gnubg.analyse(sgf, settings, games, timeout)
 
 
-def _run(program: str, script: str, place: Path, timeout: float) -> tuple[str, int]:
-    """gnubg's output (stdout and stderr as one, in the order printed) and exit status."""
-    environment = {
-        **os.environ,
-        "HOME": str(place),
-        "LC_ALL": "C",
-        "LANG": "C",
-        "LANGUAGE": "C",
-    }
-    process: subprocess.Popen[str] | None = None
-    try:
-        _Starting.now = True
+class Gnubg:
+    """One gnubg kept running between analyses, made one at a time in its directory: started
+    for the first, and again after an analysis it did not finish well (refused, past its
+    time, stopped, crashed: the next starts afresh); ``close`` (or a ``with``'s end) kills
+    it. A worker keeps one, so gnubg's start (about 0.1 s: its networks read) is paid once,
+    not for every match. One not ``kept`` makes a single analysis: its input ends with the
+    commands, so a program that stops early says so by stopping."""
+
+    def __init__(self, program: str, kept: bool = True) -> None:
+        self.program = program
+        self.kept = kept
+        self.version = "unknown"
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Gnubg:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def analyse(self, sgf: str, settings: Settings, games: int, timeout: float) -> GnubgOutput:
+        """Analyse the ``games`` games of the SGF record ``sgf``; EngineTimeoutError past
+        ``timeout`` seconds (gnubg is killed), EngineFailedError when gnubg refuses the
+        record or stops without every figure (its own words said)."""
+        token = secrets.token_hex(8)
+        step = f"{STEP}{token}-"
+        place = self._place()
+        (place / RECORD_FILE).write_text(marked(sgf, token), encoding="utf-8")
+        (place / FIGURES_FILE).unlink(missing_ok=True)
         try:
-            process = subprocess.Popen(
-                [program, "-t", "-q", "-r"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                cwd=place,
-                env=environment,
-                text=True,
-                errors="replace",
-            )
-        finally:
-            _Starting.now = False
+            printed, status = self._exchange(commands(settings, games, step), step, timeout)
+            steps = dict(_steps(printed, step))
+            found = _figures(place / FIGURES_FILE)
+            output = self._output(steps, found, printed, status, games, token)
+        except BaseException:
+            self.close()  # whatever it is left in, the next analysis has a new one
+            raise
+        return output
+
+    def close(self) -> None:
+        """Kill gnubg, if it runs, and wait for it; remove its directory."""
+        process, self._process = self._process, None
+        if process is not None:
+            with process:  # closes its pipes
+                if process.returncode is None:
+                    process.kill()
+        if self._folder is not None:
+            self._folder.cleanup()
+            self._folder = None
+
+    def _output(
+        self,
+        steps: dict[str, str],
+        found: Any,
+        printed: str,
+        status: int,
+        games: int,
+        token: str,
+    ) -> GnubgOutput:
+        """What gnubg printed and wrote, or EngineFailedError saying why it is not all."""
+        if status != 0:
+            after = [text for name, text in steps.items() if name != "start"]
+            said = _words("".join(after) if after else printed)
+            raise EngineFailedError(f"gnubg stopped with status {status}: {said}")
+        if found is not None and found.get("mark") != token:
+            found = None  # gnubg kept the last match: it did not load this one
+        if found is None or len(found["games"]) != games:
+            said = _words(steps.get("load", "") + steps.get("analyse", ""))
+            if found is None:  # gnubg's Python did not write the figures: say why
+                said = _words(steps.get("load", "") + steps.get("figures", ""))
+            read = f"{len(found['games'])} of the {games} games" if found else "no figures"
+            raise EngineFailedError(f"gnubg read {read} of the record: {said}")
+        wanted = ["match", *(f"game-{number}" for number in range(1, games + 1))]
+        if any(name not in steps for name in wanted):
+            raise EngineFailedError(f"gnubg did not print every statistic: {_words(printed)}")
+        version = _VERSION.search(steps.get("start", ""))
+        if version:
+            self.version = version.group(1)
+        return GnubgOutput(
+            self.version,
+            steps["match"],
+            tuple(steps[f"game-{number}"] for number in range(1, games + 1)),
+            tuple(tuple(game) for game in found["games"]),
+        )
+
+    def _place(self) -> Path:
+        if self._folder is None:
+            self._folder = tempfile.TemporaryDirectory(prefix="nardy-gnubg-")
+            shutil.copyfile(SCRIPT, Path(self._folder.name) / SCRIPT.name)
+        return Path(self._folder.name)
+
+    def _exchange(self, script: str, step: str, timeout: float) -> tuple[str, int]:
+        """Give gnubg ``script`` and read what it prints (stdout and stderr as one, in the
+        order printed) up to the line naming ``step``'s end: that output and 0, or all it
+        printed and its exit status when it stopped first."""
+        process = self._process or self._start()
+        assert process.stdin is not None and process.stdout is not None
+        end = f"{step}end".encode()
+        deadline = time.monotonic() + timeout
+        pending, printed = memoryview(script.encode()), bytearray()
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stdout, selectors.EVENT_READ)
+            if pending:
+                os.set_blocking(process.stdin.fileno(), False)
+                selector.register(process.stdin, selectors.EVENT_WRITE)
+            while end not in printed[-len(end) - _CHUNK :]:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise EngineTimeoutError(
+                        f"gnubg was still analysing after {timeout:g} s and was stopped"
+                    )
+                for key, _ in selector.select(left):
+                    if key.fileobj is process.stdin:
+                        try:
+                            pending = pending[os.write(process.stdin.fileno(), pending) :]
+                        except BrokenPipeError:
+                            pending = pending[:0]  # it stopped: its status says so
+                        if not pending:
+                            selector.unregister(process.stdin)
+                            if not self.kept:
+                                process.stdin.close()
+                        continue
+                    chunk = os.read(process.stdout.fileno(), _CHUNK)
+                    if not chunk:  # gnubg stopped
+                        return _text(printed), process.wait()
+                    printed += chunk
+        return _text(printed), 0
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        environment = {
+            **os.environ,
+            "HOME": str(self._place()),
+            "LC_ALL": "C",
+            "LANG": "C",
+            "LANGUAGE": "C",
+        }
+        try:
+            _Starting.now = True
+            try:
+                self._process = subprocess.Popen(
+                    [self.program, "-t", "-q", "-r"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    cwd=self._place(),
+                    env=environment,
+                )
+            finally:
+                _Starting.now = False
+        except OSError as error:
+            raise EngineMissingError(
+                f"gnubg could not be started ({self.program}): {error}"
+            ) from None
         if _Starting.stopped:  # a stop came while it started: now that it is known
             _Starting.stopped = False
             raise KeyboardInterrupt
-        printed, _ = process.communicate(script, timeout=timeout)
-    except OSError as error:
-        if process is not None:
-            raise
-        raise EngineMissingError(f"gnubg could not be started ({program}): {error}") from None
-    except subprocess.TimeoutExpired:
-        raise EngineTimeoutError(
-            f"gnubg was still analysing after {timeout:g} s and was stopped"
-        ) from None
-    finally:  # past its time, or the worker stopped (SIGTERM): gnubg is killed and
-        # waited for, so nothing of it outlives the analysis it was making
-        if process is not None:
-            with process:
-                if process.returncode is None:
-                    process.kill()
-    return printed, process.returncode
+        return self._process
+
+
+_CHUNK = 65536
+"""Bytes read from gnubg at a time."""
+
+
+def marked(sgf: str, token: str) -> str:
+    """gnubg's copy of the record with ``token`` as White's rating (``WR``, which gnubg
+    keeps in its match information and prints in no statistic; the referee writes no
+    ratings): the figures say which record gnubg had loaded, since a gnubg that fails to
+    load a record keeps the last one."""
+    return sgf.replace("(;", f"(;WR[{token}]", 1)
+
+
+def _text(printed: bytearray) -> str:
+    return printed.decode(errors="replace")
 
 
 class _Starting:

@@ -1,6 +1,7 @@
 """Run by gnubg's own Python (``load python``) after ``analyse match``, never imported by
 the referee: every record of every game with gnubg's figures for it, written as JSON to
-``analysis.json`` in gnubg's working directory (``referee.analysis.records`` reads them).
+``analysis.json`` in gnubg's working directory (``referee.analysis.gnubg`` reads them),
+with the mark of the record loaded (White's rating, ``gnubg.marked``).
 
 Plays keep the played play's and the best play's equities (EMG, gnubg's ``score``), their
 count, gnubg's marks and the opponent's blots before them (for the hits of the best play);
@@ -85,8 +86,9 @@ def main() -> None:
             records.append(described(entry, gnubg.cubeinfo()))
             gnubg.navigate(next=1)
         games.append(records)
+    mark = match.get("match-info", {}).get("X", {}).get("rating")
     with open("analysis.json", "w", encoding="utf-8") as output:
-        json.dump({"games": games}, output)
+        json.dump({"mark": mark, "games": games}, output)
 
 
 main()

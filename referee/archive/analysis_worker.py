@@ -1,6 +1,7 @@
 """A worker that makes the queued analyses (ANALYSIS.md §4), on any host that reaches the
-archive: it claims the oldest waiting analysis under a lease, runs one gnubg for it (the
-record checked and written again, gnubg's time the one queued with it), renews its lease
+archive: it claims the oldest waiting analysis under a lease, has its gnubg (one kept
+running between analyses) make it (the record checked and written again, gnubg's time
+the one queued with it), renews its lease
 from a thread of its own while gnubg works, and stores the analysis or why it failed,
 if it still holds it. A worker killed meanwhile holds nothing once its lease runs out:
 the next worker takes the analysis again (at most ``MOST_ATTEMPTS`` times). gnubg
@@ -29,7 +30,7 @@ from referee.analysis import (
     read_back,
 )
 from referee.analysis.errors import EngineFailedError
-from referee.analysis.gnubg import run_gnubg
+from referee.analysis.gnubg import Gnubg
 from referee.archive.stored import known_variant
 from referee.errors import ArchiveBusyError, RefereeError, StorageUnavailableError
 from referee.rules.engine import CHOSEN, Engine
@@ -76,13 +77,18 @@ class Made:
 
 @dataclass(slots=True)
 class Worker:
-    """One worker: one gnubg at a time, over the archive at ``location``."""
+    """One worker: one gnubg at a time, over the archive at ``location``; ``run`` keeps its
+    gnubg running while analyses wait."""
 
     location: Location
     program: str
     lease_seconds: float = LEASE_SECONDS
     owner: str = field(default_factory=new_owner)
     engine: Engine = CHOSEN
+    gnubg: Gnubg = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.gnubg = Gnubg(self.program)
 
     def make_next(self, storage: Storage) -> Made | None:
         """Claim the oldest waiting analysis and make it (None: none waits). A stop while
@@ -97,7 +103,7 @@ class Worker:
         began = time.monotonic()
         try:
             with self._renewing(claimed):
-                outcome = made(storage, claimed, self.program, self.engine)
+                outcome = made(storage, claimed, self.gnubg, self.engine)
         except EngineMissingError as missing:
             storage.analyses.finish(claimed.id, self.owner, failed(missing))
             raise
@@ -155,6 +161,7 @@ class Worker:
                     stop.wait(poll_seconds)
                     continue
                 if done is None:
+                    self.gnubg.close()  # kept while analyses wait, not while none does
                     if until_idle:
                         break
                     stop.wait(poll_seconds)
@@ -162,15 +169,16 @@ class Worker:
                 count += 1
                 said(done)
         finally:
+            self.gnubg.close()
             storage.close()
         return count
 
 
 def made(
-    storage: Storage, claimed: ClaimedAnalysis, program: str, engine: Engine = CHOSEN
+    storage: Storage, claimed: ClaimedAnalysis, gnubg: Gnubg, engine: Engine = CHOSEN
 ) -> Finished | Failed:
     """The analysis of the claimed match, or why there is none: the record checked and
-    written again (as when it was queued), one gnubg run in the time queued with it, its
+    written again (as when it was queued), analysed by ``gnubg`` in the time queued with it, its
     output read back; a nardy match judged by the project's own engine in this process.
     An error reading gnubg's output fails this analysis only."""
     stored = storage.matches.get(claimed.match_id)
@@ -189,7 +197,7 @@ def made(
                 record, variant=variant, options=options, limits=OFFLINE, engine=engine
             )
             games = len(prepared.games)
-            output = run_gnubg(prepared.sgf, settings, games, program, claimed.seconds)
+            output = gnubg.analyse(prepared.sgf, settings, games, claimed.seconds)
             analysis = read_back(output, prepared, settings)
     except EngineMissingError:
         raise

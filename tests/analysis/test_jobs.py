@@ -21,7 +21,7 @@ import referee.analysis.service
 from referee.analysis import EngineMissingError, Settings, prepare
 from referee.archive.analysis_worker import Worker
 from tests.analysis.jobs import Archive, archive, lines_of, start_worker
-from tests.analysis.standins import program
+from tests.analysis.standins import gone, program
 from tests.events.support import until
 from tests.played import match_record
 from tests.players.gnubg import require_gnubg
@@ -169,13 +169,3 @@ def test_gnubg_stopped_as_it_starts_is_killed(
     with pytest.raises(KeyboardInterrupt):
         referee.analysis.gnubg.run_gnubg("(;)", Settings(), 1, waiting, 30)
     assert gone(int(pid_file.read_text()))
-
-
-def gone(pid: int) -> bool:
-    """Whether process ``pid`` has ended (a zombie not yet reaped by whoever inherited it
-    has ended too)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return True
-    return stat.rpartition(")")[2].split()[0] == "Z"
