@@ -111,8 +111,35 @@ def _made(value: Any) -> Any:
 def dumper(shape: type[Shape]) -> Callable[[Any], dict[str, Any]]:
     """A function that dumps an object as ``schema_of(shape)().dump`` does, without
     marshmallow (a test holds the two to the same output). It is written for the shape,
-    as ``dataclasses`` writes an ``__init__``: one call makes the whole answer (a live
-    action's state has some thirty fields and a list of plays)."""
+    as ``dataclasses`` writes an ``__init__``, at its first call (a command that never
+    dumps the shape, such as ``check`` printing for people, does not pay for writing it):
+    one call makes the whole answer (a live action's state has some thirty fields and a
+    list of plays)."""
+    written: Dump | None = None
+
+    def dump(obj: Any) -> dict[str, Any]:
+        nonlocal written
+        if written is None:
+            written = _written(shape)
+        found: dict[str, Any] = written(obj)
+        return found
+
+    dump.__qualname__ = f"dumper({shape.__name__})"
+    return dump
+
+
+_WRITTEN: dict[type[Shape], Dump] = {}
+
+
+def _written(shape: type[Shape]) -> Dump:
+    """The dump function of ``shape``, written once (a nested shape's too, whoever nests it)."""
+    found = _WRITTEN.get(shape)
+    if found is None:
+        found = _WRITTEN[shape] = _write(shape)
+    return found
+
+
+def _write(shape: type[Shape]) -> Dump:
     names: dict[str, Any] = {}
     reads, items = [], []
     for number, (name, declared) in enumerate(shape.declared_fields().items()):
@@ -123,8 +150,8 @@ def dumper(shape: type[Shape]) -> Callable[[Any], dict[str, Any]]:
     ]
     body = "\n".join(["def dump(obj):", *reads, f"    data = {{{', '.join(items)}}}", *omitted])
     exec(f"{body}\n    return data\n", names)  # the shape's own declaration, never input
-    dump: Callable[[Any], dict[str, Any]] = names["dump"]
-    dump.__qualname__ = f"dumper({shape.__name__})"
+    dump: Dump = names["dump"]
+    dump.__qualname__ = f"written({shape.__name__})"
     return dump
 
 
@@ -149,7 +176,7 @@ def _expression(declared: Declared, value: str, names: dict[str, Any], depth: in
     if declared.module == "fields" and declared.name == "Nested":
         nested = declared.args[0]
         assert isinstance(nested, type) and issubclass(nested, Shape), nested
-        converted = f"{_bound(dumper(nested), names)}({value})"
+        converted = f"{_bound(_written(nested), names)}({value})"
     elif declared.module == "fields" and declared.name == "List":
         item = f"i{depth}"
         inner = _expression(declared.args[0], item, names, depth + 1)
