@@ -21,7 +21,6 @@ from typing import Any, Final
 from notation.errors import NotationError, echoed
 from notation.records.mat_reader import ReadLimits, read_mat
 from notation.records.model import MatchText
-from notation.records.xg_container import MAGIC as XG_MAGIC
 
 SNIFF_BYTES: Final = 65536
 """How much of the content detection looks at."""
@@ -30,6 +29,9 @@ _MAT_HINT = re.compile(
     rb"^[ \t]*(?:\d{1,5}[ \t]+point[ \t]+match\b|Game[ \t]+\d{1,6}\s*$)", re.I | re.M
 )
 _SGF_HINT = re.compile(rb"^(?:\xef\xbb\xbf)?\s*\(\s*;")
+XG_MAGIC: Final = b"RGMH"
+"""The first bytes of an .xg file: its RichGameHeader's magic (``xg_container`` reads on
+from there; it is not imported to detect the format)."""
 _MATCH_LINE = re.compile(r"^[ \t]*\d{1,5}[ \t]+point[ \t]+match\b", re.IGNORECASE | re.MULTILINE)
 _GAME_LINE = re.compile(r"^[ \t]*Game[ \t]+\d{1,6}[ \t]*\r?$", re.MULTILINE)
 
@@ -96,13 +98,14 @@ def split_matches(text: str, at_most: int | None = None, first_line: int = 1) ->
 
 def _match_lines(text: str) -> Iterator[int]:
     """Where each ``N point match`` line of ``text`` starts. In ASCII text (a record's,
-    nearly always) only the lines holding "point" are tried: the pattern tried at every
-    character of a long record costs more than reading it natively."""
+    nearly always) only the lines holding "match" are tried (rarer than "point", which
+    every game's ``Wins`` line holds): the pattern tried at every character of a long
+    record costs more than reading it natively."""
     if not text.isascii():
         yield from (found.start() for found in _MATCH_LINE.finditer(text))
         return
     lowered = text.lower()
-    at = lowered.find("point")
+    at = lowered.find("match")
     while at >= 0:
         line = text.rfind("\n", 0, at) + 1
         if _MATCH_LINE.match(text, line):
@@ -110,7 +113,7 @@ def _match_lines(text: str) -> Iterator[int]:
         end = text.find("\n", at)
         if end < 0:
             return
-        at = lowered.find("point", end)
+        at = lowered.find("match", end)
 
 
 def _header_start(text: str, start: int) -> int:

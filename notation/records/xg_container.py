@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from notation.errors import NotationError
+from notation.records.formats import XG_MAGIC
 
-MAGIC: Final = b"RGMH"
 HEADER_BYTES: Final = 8232
 """The RichGameHeader's size."""
 MAX_GAME_DATA: Final = 1536 * 1024 * 1024
@@ -63,8 +63,8 @@ def game_data(data: bytes, cap: int = MAX_GAME_DATA) -> Iterator[bytes]:
     all); NotationError ``invalid_xg`` for a cut or corrupt file, one over the cap."""
     if len(data) < HEADER_BYTES:
         raise corrupt(f"it has {len(data):,} bytes, its header alone {HEADER_BYTES:,}")
-    if data[:4] != MAGIC:
-        raise corrupt(f"it starts {data[:4]!r}, not {MAGIC!r}")
+    if data[:4] != XG_MAGIC:
+        raise corrupt(f"it starts {data[:4]!r}, not {XG_MAGIC!r}")
     header_size, _offset, thumbnail = struct.unpack_from("<IqI", data, 8)
     payload = header_size + thumbnail
     if header_size != HEADER_BYTES or payload > len(data):

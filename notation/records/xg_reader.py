@@ -22,14 +22,15 @@ from typing import Final
 
 from notation.errors import NotationError
 from notation.plays import PlayText, format_play
+from notation.records.formats import XG_MAGIC
 from notation.records.mat_reader import ReadLimits
 from notation.records.model import ActionKind, ActionText, GameText, MatchText
 from notation.records.tally import Tally
-from notation.records.xg_container import MAGIC, game_data
+from notation.records.xg_container import game_data
 from vocabulary import BAR, OFF, Move
 
 RECORD_BYTES: Final = 2560
-SNIFF: Final = MAGIC
+SNIFF: Final = XG_MAGIC
 """What an ``.xg`` file starts with."""
 UNLIMITED: Final = 99999
 """XG's match length of a money session."""

@@ -64,13 +64,14 @@ TRICKY = [
     " 1 points match\n Game 2\n 3 point matches\n Game 3\n\t3 point match x\n Game 1\n",
     "; point\n 3 point match\n Game 1\n; [Event point]\n 5 point match\n Game 1\n point",
     "Game 1\n 123456 point match\n 12345 point match\n Game 1\n 2 point match",
+    "matchmatch 5 point match\n Game 1\n Wins 5 points and the match\n; match\n 1 point match",
 ]
 """Match lines in every case and spacing, and lines that only look like one."""
 
 
 @pytest.mark.parametrize("text", TRICKY)
 def test_ascii_text_is_split_where_any_text_is(text: str) -> None:
-    """ASCII text (whose match lines are looked for where "point" stands) is split as text
+    """ASCII text (whose match lines are looked for where "match" stands) is split as text
     that is not ASCII (read by the pattern alone): here a comment line added at the end."""
     found, other = split_matches(text), split_matches(text + "\n; \u00e9")
     assert found.count == other.count > 0
