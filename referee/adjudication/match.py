@@ -128,7 +128,7 @@ def header_options(
     checked: dict[str, object] = {}
     for name, value in found.items():
         try:
-            variant.options_with({name: value})
+            variant.option_value(name, value)
         except RefereeError as error:
             warnings.append(
                 Issue(IssueCode.INVALID_HEADER, f"header option ignored: {error.message}")

@@ -103,17 +103,22 @@ class Variant:
     def options_with(cls, mapping: Mapping[str, object], base: Options | None = None) -> Options:
         """``base`` (default: every default) overridden by ``mapping`` (JSON values); an
         unknown option, a bad value or one that does not apply here is InvalidOptionError."""
-        changes: dict[str, object] = {}
-        for name, value in mapping.items():
-            spec = OPTION_SPECS.get(name)
-            if spec is None:
-                raise InvalidOptionError(f"unknown option {name!r}", option=name)
-            if name not in cls.option_names:
-                raise InvalidOptionError(f"option {name!r} does not apply to {cls.id}", option=name)
-            changes[name] = spec.convert(value)
+        changes = {name: cls.option_value(name, value) for name, value in mapping.items()}
         if not changes:  # most requests set no option: the options are shared, not copied
             return base or DEFAULT_OPTIONS
         return replace(base or DEFAULT_OPTIONS, **changes)  # type: ignore[arg-type]
+
+    @classmethod
+    def option_value(cls, name: str, value: object) -> object:
+        """Option ``name``'s value given as ``value`` (a JSON value), or InvalidOptionError:
+        an unknown option, a bad value, one that does not apply here (``options_with``
+        checks each so; a record's header options are checked one by one)."""
+        spec = OPTION_SPECS.get(name)
+        if spec is None:
+            raise InvalidOptionError(f"unknown option {name!r}", option=name)
+        if name not in cls.option_names:
+            raise InvalidOptionError(f"option {name!r} does not apply to {cls.id}", option=name)
+        return spec.convert(value)
 
     @classmethod
     def options_json(cls, options: Options) -> dict[str, object]:
