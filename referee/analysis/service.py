@@ -18,7 +18,7 @@ from referee.adjudication.match import read_record, record_variant
 from referee.adjudication.verdict import Verdict
 from referee.analysis.actions import game_actions
 from referee.analysis.errors import EngineFailedError, NoEngineError
-from referee.analysis.gnubg import GnubgOutput, find_gnubg, run_gnubg
+from referee.analysis.gnubg import Gnubg, GnubgOutput, find_gnubg, run_gnubg
 from referee.analysis.nardy import admit_nardy, analyse_nardy, require_nardy_engine
 from referee.analysis.result import Analysis, GameAnalysis, Names, Sides
 from referee.analysis.settings import EngineName, Settings
@@ -66,11 +66,13 @@ def analyse(
     timeout: float | None = None,
     limits: WorkLimits | None = None,
     engine: Engine = CHOSEN,
+    gnubg: Gnubg | None = None,
 ) -> Analysis:
     """gnubg's analysis of the match ``record`` (any format the referee reads) at
     ``settings`` (default: 2 and 2 plies): ``prepare``, ``run_gnubg``, ``read_back``.
     ``program`` is gnubg's executable (default: ``find_gnubg``), ``timeout`` its time in
-    seconds (default: ``time_allowed``). Refused as ``prepare`` and ``run_gnubg`` say.
+    seconds (default: ``time_allowed``); ``gnubg``, one kept running for several records
+    (``program`` is then its). Refused as ``prepare`` and ``run_gnubg`` say.
     A nardy match is the project's own engine's to analyse (``nardy.analyse_nardy``)."""
     settings = settings or Settings()
     if is_nardy(record, variant, limits):
@@ -80,7 +82,10 @@ def analyse(
     prepared = prepare(record, variant=variant, options=options, limits=limits, engine=engine)
     allowed = timeout if timeout is not None else time_allowed(prepared.actions, settings)
     games = len(prepared.games)
-    output = run_gnubg(prepared.sgf, settings, games, find_gnubg(program), allowed)
+    if gnubg is None:
+        output = run_gnubg(prepared.sgf, settings, games, find_gnubg(program), allowed)
+    else:
+        output = gnubg.analyse(prepared.sgf, settings, games, allowed)
     return read_back(output, prepared, settings)
 
 

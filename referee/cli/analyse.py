@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +20,7 @@ from referee.cli.progress import Progress, progress
 
 if TYPE_CHECKING:
     from referee.analysis import Analysis
+    from referee.analysis.gnubg import Gnubg
     from referee.archive.analysis_worker import Made
 
 
@@ -82,7 +85,7 @@ def _analyse(args: argparse.Namespace) -> int:
     )
     files = record_files(args.paths)
     status = EXIT_OK
-    with progress(len(files), "analysing", "file") as bar:
+    with kept_gnubg(args.gnubg) as gnubg, progress(len(files), "analysing", "file") as bar:
         for found in record_parts(files, args, bar):
             if found is None:
                 status = EXIT_BAD_INPUT
@@ -90,7 +93,12 @@ def _analyse(args: argparse.Namespace) -> int:
             label, part, _ = found
             try:
                 analysis = analyse(
-                    part.text, settings, program=args.gnubg, timeout=args.timeout, limits=OFFLINE
+                    part.text,
+                    settings,
+                    program=args.gnubg,
+                    timeout=args.timeout,
+                    limits=OFFLINE,
+                    gnubg=gnubg,
                 )
             except RefereeError as error:  # the analysis's refusals among them
                 bar.echo(
@@ -100,6 +108,23 @@ def _analyse(args: argparse.Namespace) -> int:
                 continue
             _print(bar, str(label), analysis, args.json)
     return status
+
+
+@contextmanager
+def kept_gnubg(program: str | None) -> Iterator[Gnubg | None]:
+    """One gnubg kept running for every record of the command, stopped at its end; None
+    when gnubg is not found (each backgammon record then says so, the nardy ones need
+    none)."""
+    from referee.analysis.errors import EngineMissingError
+    from referee.analysis.gnubg import Gnubg, find_gnubg
+
+    try:
+        found = find_gnubg(program)
+    except EngineMissingError:
+        yield None
+        return
+    with Gnubg(found) as gnubg:
+        yield gnubg
 
 
 def _work(args: argparse.Namespace) -> int:

@@ -64,6 +64,24 @@ def test_a_file_not_analysed_is_said_and_the_others_are_done(tmp_path: Path) -> 
     assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(backgammon)]
 
 
+def test_one_gnubg_analyses_every_file(tmp_path: Path) -> None:
+    """The command keeps one gnubg for all its records, each analysed as alone."""
+    starts = tmp_path / "starts"
+    gnubg = program(tmp_path, f'echo started >> {starts}\nexec {require_gnubg()} "$@"')
+    other = tmp_path / "other.mat"
+    other.write_text((EXAMPLES / "backgammon_match.mat").read_text().replace("Alice", "Carol"))
+    files = [str(EXAMPLES / "backgammon_match.mat"), str(other)]
+    done = command("--plies", "0", "--json", "--gnubg", gnubg, *files)
+    assert done.returncode == 0, done.stderr
+    assert starts.read_text().count("started") == 1
+    together = [json.loads(line) for line in done.stdout.splitlines()]
+    alone = [
+        json.loads(command("--plies", "0", "--json", "--gnubg", gnubg, f).stdout) for f in files
+    ]
+    assert together == alone
+    assert [analysis["names"]["w"] for analysis in together] == ["Alice", "Carol"]
+
+
 def test_a_nardy_match_is_analysed_by_the_projects_own_engine() -> None:
     """No gnubg needed: the builtin engine judges long nardy and khachapuri."""
     for name in ("long_nardy_match.mat", "khachapuri_match.mat"):
