@@ -1,7 +1,7 @@
 """Analysing one record: the record as the referee reads it (checked, then exported as
 its own SGF, players in their columns: the left White, gnubg's player 0: ``prepare``)
-analysed by gnubg in a process of its own (``run_gnubg``), its figures read back onto the
-referee's replay (``read_back``)."""
+analysed by gnubg, a process of its own or one kept for several records (``gnubg.Gnubg``),
+its figures read back onto the referee's replay (``read_back``)."""
 
 from __future__ import annotations
 
@@ -71,8 +71,8 @@ def analyse(
     """gnubg's analysis of the match ``record`` (any format the referee reads) at
     ``settings`` (default: 2 and 2 plies): ``prepare``, ``run_gnubg``, ``read_back``.
     ``program`` is gnubg's executable (default: ``find_gnubg``), ``timeout`` its time in
-    seconds (default: ``time_allowed``); ``gnubg``, one kept running for several records
-    (``program`` is then its). Refused as ``prepare`` and ``run_gnubg`` say.
+    seconds (default: ``time_allowed``); ``gnubg``, one kept running for several records,
+    is used instead of a new one at ``program``. Refused as ``prepare`` and ``run_gnubg`` say.
     A nardy match is the project's own engine's to analyse (``nardy.analyse_nardy``)."""
     settings = settings or Settings()
     if is_nardy(record, variant, limits):

@@ -1,16 +1,19 @@
 """gnubg kept running between analyses (``Gnubg``, what a worker holds): started once for
 many records, each analysis the same as one made by a gnubg of its own, a record it fails
-to load never answered with the last one's figures, and a gnubg that failed or ran out of
-time replaced by a new one for the next record. Debian's gnubg, behind a stand-in that
-notes each start."""
+to load never answered with the last one's figures, and a gnubg that failed, ran out of
+time, ended while it waited or made its share of analyses replaced by a new one for the
+next record. Debian's gnubg, behind a stand-in that notes each start."""
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 from pathlib import Path
 
 import pytest
 
+import referee.analysis.gnubg
 from referee.analysis import (
     EngineFailedError,
     EngineTimeoutError,
@@ -109,3 +112,30 @@ def test_a_worker_keeps_no_gnubg_while_no_analysis_waits(archive: Archive, tmp_p
     finally:
         stop.set()
         worker.join()
+
+
+def test_a_gnubg_that_ended_between_analyses_is_replaced(tmp_path: Path) -> None:
+    """Killed while it waited (an administrator, the kernel short of memory): the next
+    record is not failed for it."""
+    pid_file = tmp_path / "pid"
+    gnubg = program(tmp_path, f'echo $$ > {pid_file}\nexec {require_gnubg()} "$@"')
+    record = prepare(RECORDS[0])
+    with Gnubg(gnubg) as kept:
+        first = kept.analyse(record.sgf, ZERO, len(record.games), 120)
+        killed = int(pid_file.read_text())
+        os.kill(killed, signal.SIGKILL)
+        until(lambda: gone(killed), 20)
+        assert kept.analyse(record.sgf, ZERO, len(record.games), 120) == first
+    assert int(pid_file.read_text()) != killed
+
+
+def test_a_gnubg_is_replaced_after_so_many_analyses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(referee.analysis.gnubg, "ANALYSES_PER_GNUBG", 2)
+    gnubg, starts = counted(tmp_path)
+    record = prepare(RECORDS[1])
+    with Gnubg(gnubg) as kept:
+        made = [kept.analyse(record.sgf, ZERO, len(record.games), 120) for _ in range(5)]
+    assert starts.read_text().count("started") == 3
+    assert made == [made[0]] * 5
