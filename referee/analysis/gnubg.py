@@ -140,8 +140,15 @@ class Gnubg:
         place = self._place()
         (place / RECORD_FILE).write_text(marked(sgf, token), encoding="utf-8")
         (place / FIGURES_FILE).unlink(missing_ok=True)
+        script = commands(settings, games, step)
         try:
-            printed, status = self._exchange(commands(settings, games, step), step, timeout)
+            kept = self._kept()
+            printed, status = self._exchange(script, step, timeout)
+            if status != 0 and kept and step not in printed:
+                # the kept gnubg ended before it read this record (killed as it was given
+                # it): the record goes to a new one, not failed for it
+                self._stop()
+                printed, status = self._exchange(script, step, timeout)
             steps = dict(_steps(printed, step))
             found = _figures(place / FIGURES_FILE)
             output = self._output(steps, found, printed, status, games, token)
@@ -159,6 +166,13 @@ class Gnubg:
         if self._folder is not None:
             self._folder.cleanup()
             self._folder = None
+
+    def _kept(self) -> bool:
+        """Whether a gnubg is kept running for the next record; one that ended between
+        analyses (killed, crashed) is let go, not blamed on that record."""
+        if self._process is not None and self._process.poll() is not None:
+            self._stop()
+        return self._process is not None
 
     def _stop(self) -> None:
         """Kill gnubg, if it runs, and wait for it (killed before it is forgotten, so a stop
@@ -216,8 +230,6 @@ class Gnubg:
         """Give gnubg ``script`` and read what it prints (stdout and stderr as one, in the
         order printed) up to the line naming ``step``'s end: that output and 0, or all it
         printed and its exit status when it stopped first."""
-        if self._process is not None and self._process.poll() is not None:
-            self._stop()  # it ended between analyses (killed, crashed): not this record's fault
         process = self._process or self._start()
         assert process.stdin is not None and process.stdout is not None
         end = f"{step}end".encode()

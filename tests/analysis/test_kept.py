@@ -139,3 +139,21 @@ def test_a_gnubg_is_replaced_after_so_many_analyses(
         made = [kept.analyse(record.sgf, ZERO, len(record.games), 120) for _ in range(5)]
     assert starts.read_text().count("started") == 3
     assert made == [made[0]] * 5
+
+
+def test_a_gnubg_that_ends_as_it_is_given_a_record_is_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It still ran when looked at and had ended when given the record (the kernel takes
+    a while to let a killed gnubg's threads go): the record goes to a new gnubg."""
+    pid_file = tmp_path / "pid"
+    gnubg = program(tmp_path, f'echo $$ > {pid_file}\nexec {require_gnubg()} "$@"')
+    record = prepare(RECORDS[1])
+    with Gnubg(gnubg) as kept:
+        first = kept.analyse(record.sgf, ZERO, len(record.games), 120)
+        killed = int(pid_file.read_text())
+        os.kill(killed, signal.SIGKILL)
+        until(lambda: gone(killed), 20)
+        monkeypatch.setattr(Gnubg, "_kept", lambda self: True)  # as if it still ran
+        assert kept.analyse(record.sgf, ZERO, len(record.games), 120) == first
+    assert int(pid_file.read_text()) != killed
