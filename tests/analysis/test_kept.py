@@ -117,16 +117,7 @@ def test_a_worker_keeps_no_gnubg_while_no_analysis_waits(archive: Archive, tmp_p
 def test_a_gnubg_that_ended_between_analyses_is_replaced(tmp_path: Path) -> None:
     """Killed while it waited (an administrator, the kernel short of memory): the next
     record is not failed for it."""
-    pid_file = tmp_path / "pid"
-    gnubg = program(tmp_path, f'echo $$ > {pid_file}\nexec {require_gnubg()} "$@"')
-    record = prepare(RECORDS[0])
-    with Gnubg(gnubg) as kept:
-        first = kept.analyse(record.sgf, ZERO, len(record.games), 120)
-        killed = int(pid_file.read_text())
-        os.kill(killed, signal.SIGKILL)
-        until(lambda: gone(killed), 20)
-        assert kept.analyse(record.sgf, ZERO, len(record.games), 120) == first
-    assert int(pid_file.read_text()) != killed
+    replaced_after_a_kill(tmp_path, RECORDS[0], as_if_running=False)
 
 
 def test_a_gnubg_is_replaced_after_so_many_analyses(
@@ -141,19 +132,25 @@ def test_a_gnubg_is_replaced_after_so_many_analyses(
     assert made == [made[0]] * 5
 
 
-def test_a_gnubg_that_ends_as_it_is_given_a_record_is_replaced(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_gnubg_that_ends_as_it_is_given_a_record_is_replaced(tmp_path: Path) -> None:
     """It still ran when looked at and had ended when given the record (the kernel takes
     a while to let a killed gnubg's threads go): the record goes to a new gnubg."""
+    replaced_after_a_kill(tmp_path, RECORDS[1], as_if_running=True)
+
+
+def replaced_after_a_kill(tmp_path: Path, record_text: str, as_if_running: bool) -> None:
+    """A record analysed, its gnubg killed (and, ``as_if_running``, still taken for
+    running when the next record comes), the record again: the same figures, from a new
+    gnubg."""
     pid_file = tmp_path / "pid"
     gnubg = program(tmp_path, f'echo $$ > {pid_file}\nexec {require_gnubg()} "$@"')
-    record = prepare(RECORDS[1])
-    with Gnubg(gnubg) as kept:
+    record = prepare(record_text)
+    with Gnubg(gnubg) as kept, pytest.MonkeyPatch.context() as patch:
         first = kept.analyse(record.sgf, ZERO, len(record.games), 120)
         killed = int(pid_file.read_text())
         os.kill(killed, signal.SIGKILL)
         until(lambda: gone(killed), 20)
-        monkeypatch.setattr(Gnubg, "_kept", lambda self: True)  # as if it still ran
+        if as_if_running:
+            patch.setattr(Gnubg, "_kept", lambda self: True)
         assert kept.analyse(record.sgf, ZERO, len(record.games), 120) == first
     assert int(pid_file.read_text()) != killed
