@@ -99,6 +99,11 @@ POSTGRESQL_TESTS := tests/api tests/events tests/challenges --ignore=tests/api/t
 	--deselect tests/api/test_analyses_api.py::test_a_worker_makes_what_gnubg_prints_for_every_original_of_the_corpus
 TOGETHER := lint native-check test-suite test-engine test-postgresql
 .PHONY: test-suite test-engine test-postgresql test-alone
+# A run starts hundreds of Python processes (pytest's, and the servers and commands the
+# tests start): each reads the modules the first one compiled (pytest's rewritten test
+# modules too) instead of compiling them again, even where the environment says not to
+# write them (an empty PYTHONDONTWRITEBYTECODE is unset; git ignores __pycache__).
+test $(TOGETHER) test-alone: export PYTHONDONTWRITEBYTECODE =
 test: dev
 	@echo "make: the gates, the suite, the Python-engine run and the PostgreSQL run at once" \
 		"(each one's output appears as it ends), then the tests run alone"

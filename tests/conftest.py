@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -72,6 +73,19 @@ FIRST = (
 """The modules that take longest on one worker (``python -m tests.timeline``, a profile of
 ``make test``), longest first: handed out first (``make test`` keeps the collection's
 order, ``--no-loadscope-reorder``), so that none starts near the end and runs alone."""
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under ``-m alone`` (``make test``'s last run) only the ``ALONE`` modules are read:
+    no other module has such a test, and reading them all (the schemathesis cases, every
+    module's assertions rewritten) cost each of that run's processes about 12 s of CPU
+    before its first test."""
+    if config.option.markexpr != "alone" or collection_path.suffix != ".py":
+        return None
+    if not collection_path.is_relative_to(config.rootpath):
+        return None
+    where = collection_path.relative_to(config.rootpath).as_posix()
+    return (where.startswith("tests/") and where not in ALONE) or None
 
 
 def first_key(item: pytest.Item) -> int:
