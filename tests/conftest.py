@@ -6,10 +6,15 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import flask
 import pytest
 
 from referee.http.serving import stop_clocks
 from tests.grouping import groups, shared_fixtures
+from tests.routing import RuleWithSharedBuilders
+
+# Most tests make an app of their own: its URL rules' code is compiled once per process.
+flask.Flask.url_rule_class = RuleWithSharedBuilders
 
 # Rate limits would throttle the suite (one client, many requests): tests of the limits
 # set them in the app's config. Set before test modules import (some build apps then).
