@@ -10,11 +10,14 @@ import flask
 import pytest
 
 from referee.http.serving import stop_clocks
+from tests.archives import copy_new_archives
 from tests.grouping import groups, shared_fixtures
 from tests.routing import RuleWithSharedBuilders
 
-# Most tests make an app of their own: its URL rules' code is compiled once per process.
+# Most tests make an app of their own on a new archive: its URL rules' code is compiled
+# once per process, and the archive is a copy of one migrated once per process.
 flask.Flask.url_rule_class = RuleWithSharedBuilders
+copy_new_archives()
 
 # Rate limits would throttle the suite (one client, many requests): tests of the limits
 # set them in the app's config. Set before test modules import (some build apps then).
