@@ -86,38 +86,46 @@ lint: dev
 # bots); and gnubg's figures of the whole corpus through the API, which are gnubg's
 # whatever the backend (the analyses' jobs run on PostgreSQL in the rest of tests/api and
 # in tests/analysis/test_workers.py).
+# schemathesis writes its cases for every operation as it reads its module (4.2 s of CPU,
+# more than half of reading the whole suite), and every process of a run reads every
+# module: so it runs in one process of its own, once on each backend, beside the others.
 # The suite's processes; the engine and PostgreSQL runs, which end well before it, take
 # fewer (too many at once on two cores only queue for them).
 TEST_WORKERS ?= 4
 SIDE_WORKERS ?= 2
 PARALLEL := -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 SIDE := -n $(SIDE_WORKERS) --dist loadgroup --no-loadscope-reorder
+SCHEMATHESIS := tests/api/test_schemathesis.py
 POSTGRESQL_TESTS := tests/api tests/events tests/challenges --ignore=tests/api/test_loading.py \
 	--ignore=tests/api/test_plays_api.py --ignore=tests/events/test_pairing.py \
 	--ignore=tests/events/test_standings.py --ignore=tests/events/test_ratings.py \
-	--ignore=tests/challenges/test_bots.py \
+	--ignore=tests/challenges/test_bots.py --ignore=$(SCHEMATHESIS) \
 	--deselect tests/api/test_analyses_api.py::test_a_worker_makes_what_gnubg_prints_for_every_original_of_the_corpus
-TOGETHER := lint native-check test-suite test-engine test-postgresql
-.PHONY: test-suite test-engine test-postgresql test-alone
+TOGETHER := lint native-check test-suite test-engine test-postgresql test-schemathesis
+.PHONY: test-suite test-engine test-postgresql test-schemathesis test-alone
 # A run starts hundreds of Python processes (pytest's, and the servers and commands the
 # tests start): each reads the modules the first one compiled (pytest's rewritten test
 # modules too) instead of compiling them again, even where the environment says not to
 # write them (an empty PYTHONDONTWRITEBYTECODE is unset; git ignores __pycache__).
 test $(TOGETHER) test-alone: export PYTHONDONTWRITEBYTECODE =
 test: dev
-	@echo "make: the gates, the suite, the Python-engine run and the PostgreSQL run at once" \
-		"(each one's output appears as it ends), then the tests run alone"
-	$(MAKE) --no-print-directory -k -j5 --output-sync=target $(TOGETHER)
+	@echo "make: the gates, the suite, the Python-engine run, the PostgreSQL run and" \
+		"schemathesis at once (each one's output appears as it ends), then the tests run alone"
+	$(MAKE) --no-print-directory -k -j6 --output-sync=target $(TOGETHER)
 	$(MAKE) --no-print-directory test-alone
 
 test-suite: dev
-	$(BIN)/python -m pytest $(PARALLEL) -m "not alone"
+	$(BIN)/python -m pytest $(PARALLEL) -m "not alone" --ignore=$(SCHEMATHESIS)
 
 test-engine: dev
 	NARDY_REFEREE_ENGINE=python $(BIN)/python -m pytest -q $(SIDE) $(ENGINE_TESTS)
 
 test-postgresql: dev
 	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q $(SIDE) $(POSTGRESQL_TESTS)
+
+test-schemathesis: dev
+	$(BIN)/python -m pytest -q $(SCHEMATHESIS)
+	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q $(SCHEMATHESIS)
 
 test-alone: dev
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m alone
