@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -53,3 +55,32 @@ def test_the_file_is_created_readable_by_its_owner_only_and_never_again(tmp_path
     with pytest.raises(NotReadyError):
         open_storage(database)
     assert not database.exists()
+
+
+def test_a_thread_that_ends_closes_the_connections_it_kept(tmp_path: Path) -> None:
+    # A thread's storage, once closed, keeps its connection for the thread's next use; when
+    # the thread ends the connection closes with it, so that another process may lock the
+    # file for itself (no connection of this process left waiting for the collector).
+    location = tmp_path / "archive.sqlite3"
+    prepare_storage(location)
+
+    def use_and_end() -> None:
+        storage = open_storage(location)
+        assert storage.matches.get(1) is None
+        storage.close()
+
+    with_gc_off = gc.isenabled()
+    gc.disable()
+    try:
+        thread = threading.Thread(target=use_and_end)
+        thread.start()
+        thread.join()
+        holder = sqlite3.connect(location, isolation_level=None, timeout=0)
+        try:
+            holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+            holder.execute("BEGIN EXCLUSIVE")
+        finally:
+            holder.close()
+    finally:
+        if with_gc_off:
+            gc.enable()

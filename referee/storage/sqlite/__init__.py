@@ -56,10 +56,21 @@ class _Lent:
             idle[self.key] = database
 
 
-def _idle() -> dict[tuple[str, int], Database]:
+class _Idle(dict[tuple[str, int], Database]):
+    """One thread's connections given back, by file and process. They are closed when the
+    thread ends (its locals go), not whenever the collector comes by: an idle connection
+    still holds the file open, and another process's exclusive lock waits for it."""
+
+    def __del__(self) -> None:
+        for (_, pid), database in self.items():
+            if pid == os.getpid():  # a forked child leaves its parent's connections be
+                database.close()
+
+
+def _idle() -> _Idle:
     if not hasattr(_kept, "idle"):
-        _kept.idle = {}
-    idle: dict[tuple[str, int], Database] = _kept.idle
+        _kept.idle = _Idle()
+    idle: _Idle = _kept.idle
     return idle
 
 
