@@ -11,7 +11,9 @@ SQLite connections are not shared between threads, nor kept across a fork.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 import threading
 from pathlib import Path
 
@@ -63,7 +65,10 @@ class _Idle(dict[tuple[str, int], Database]):
 
     def __del__(self) -> None:
         for (_, pid), database in self.items():
-            if pid == os.getpid():  # a forked child leaves its parent's connections be
+            if pid != os.getpid():  # a forked child leaves its parent's connections be
+                continue
+            # Freed by another thread (a daemon thread's, at exit): left to the collector.
+            with contextlib.suppress(sqlite3.ProgrammingError):
                 database.close()
 
 
