@@ -86,9 +86,10 @@ lint: dev
 # bots); and gnubg's figures of the whole corpus through the API, which are gnubg's
 # whatever the backend (the analyses' jobs run on PostgreSQL in the rest of tests/api and
 # in tests/analysis/test_workers.py).
-# schemathesis writes its cases for every operation as it reads its module (4.2 s of CPU,
-# more than half of reading the whole suite), and every process of a run reads every
-# module: so it runs in one process of its own, once on each backend, beside the others.
+# schemathesis writes its cases for every operation as it reads a module that uses it (4.2 s
+# of CPU for its own module, 3 s for gunicorn's answers: more than half of reading the whole
+# suite), and every process of a run reads every module: so those two modules run in one
+# process of their own beside the others, schemathesis's own on each backend in turn.
 # The suite's processes; the engine and PostgreSQL runs, which end well before it, take
 # fewer (too many at once on two cores only queue for them).
 TEST_WORKERS ?= 4
@@ -96,6 +97,9 @@ SIDE_WORKERS ?= 2
 PARALLEL := -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 SIDE := -n $(SIDE_WORKERS) --dist loadgroup --no-loadscope-reorder
 SCHEMATHESIS := tests/api/test_schemathesis.py
+GUNICORN_ANSWERS := tests/reliability/test_gunicorn_answers.py
+# The other runs have no schemathesis test: they leave its pytest plugin unread.
+NO_SCHEMATHESIS := -p no:schemathesis
 POSTGRESQL_TESTS := tests/api tests/events tests/challenges --ignore=tests/api/test_loading.py \
 	--ignore=tests/api/test_plays_api.py --ignore=tests/events/test_pairing.py \
 	--ignore=tests/events/test_standings.py --ignore=tests/events/test_ratings.py \
@@ -115,20 +119,22 @@ test: dev
 	$(MAKE) --no-print-directory test-alone
 
 test-suite: dev
-	$(BIN)/python -m pytest $(PARALLEL) -m "not alone" --ignore=$(SCHEMATHESIS)
+	$(BIN)/python -m pytest $(PARALLEL) $(NO_SCHEMATHESIS) -m "not alone" \
+		--ignore=$(SCHEMATHESIS) --ignore=$(GUNICORN_ANSWERS)
 
 test-engine: dev
-	NARDY_REFEREE_ENGINE=python $(BIN)/python -m pytest -q $(SIDE) $(ENGINE_TESTS)
+	NARDY_REFEREE_ENGINE=python $(BIN)/python -m pytest -q $(SIDE) $(NO_SCHEMATHESIS) $(ENGINE_TESTS)
 
 test-postgresql: dev
-	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q $(SIDE) $(POSTGRESQL_TESTS)
+	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q $(SIDE) $(NO_SCHEMATHESIS) \
+		$(POSTGRESQL_TESTS)
 
 test-schemathesis: dev
-	$(BIN)/python -m pytest -q $(SCHEMATHESIS)
+	$(BIN)/python -m pytest -q $(SCHEMATHESIS) $(GUNICORN_ANSWERS)
 	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q $(SCHEMATHESIS)
 
 test-alone: dev
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup -m alone
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup $(NO_SCHEMATHESIS) -m alone
 
 serve: install
 	@echo "make: starting gunicorn ($(WORKERS) workers) on http://$(HOST):$(PORT)"

@@ -1,6 +1,6 @@
 """Which tests share a pytest-xdist worker under ``--dist loadgroup`` (tests/conftest.py):
 within a module, the tests linked by the module- or class-scoped fixtures they use (a
-server, a browser, an event played once), so that each such fixture is made once while
+server, an event played once), so that each such fixture is made once while
 the tests of the module's other fixtures, and tests of none, go to whichever worker is
 free. A package-scoped fixture is made once per worker whatever the grouping."""
 

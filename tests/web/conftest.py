@@ -10,8 +10,10 @@ import pytest
 from tests.web.browsing import require_browser
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    """One Chromium per test process, for every module's pages (a launch costs about a
+    second of processor time, and a dozen modules use it)."""
     executable = require_browser()
     from playwright.sync_api import sync_playwright
 
