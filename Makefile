@@ -98,6 +98,7 @@ PARALLEL := -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 SIDE := -n $(SIDE_WORKERS) --dist loadgroup --no-loadscope-reorder
 SCHEMATHESIS := tests/api/test_schemathesis.py
 GUNICORN_ANSWERS := tests/reliability/test_gunicorn_answers.py
+APART := --ignore=$(SCHEMATHESIS) --ignore=$(GUNICORN_ANSWERS)
 # The other runs have no schemathesis test: they leave its pytest plugin unread.
 NO_SCHEMATHESIS := -p no:schemathesis
 POSTGRESQL_TESTS := tests/api tests/events tests/challenges --ignore=tests/api/test_loading.py \
@@ -119,15 +120,13 @@ test: dev
 	$(MAKE) --no-print-directory test-alone
 
 test-suite: dev
-	$(BIN)/python -m pytest $(PARALLEL) $(NO_SCHEMATHESIS) -m "not alone" \
-		--ignore=$(SCHEMATHESIS) --ignore=$(GUNICORN_ANSWERS)
+	$(BIN)/python -m pytest $(PARALLEL) $(NO_SCHEMATHESIS) -m "not alone" $(APART)
 
 test-engine: dev
 	NARDY_REFEREE_ENGINE=python $(BIN)/python -m pytest -q $(SIDE) $(NO_SCHEMATHESIS) $(ENGINE_TESTS)
 
 test-postgresql: dev
-	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q $(SIDE) $(NO_SCHEMATHESIS) \
-		$(POSTGRESQL_TESTS)
+	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q $(SIDE) $(NO_SCHEMATHESIS) $(POSTGRESQL_TESTS)
 
 test-schemathesis: dev
 	$(BIN)/python -m pytest -q $(SCHEMATHESIS) $(GUNICORN_ANSWERS)

@@ -13,7 +13,7 @@ import pytest
 from tests.server import start, stop
 
 ROOT = Path(__file__).resolve().parents[1]
-SLOW = ("-m venv", "pip install", "gunicorn")
+SLOW = ("-m venv", "pip install", "bin/gunicorn ")
 """What takes a while in a dry run's commands: each must follow a line that says it."""
 
 
