@@ -69,7 +69,7 @@ def test_a_thread_that_ends_closes_the_connections_it_kept(tmp_path: Path) -> No
         assert storage.matches.get(1) is None
         storage.close()
 
-    with_gc_off = gc.isenabled()
+    collecting = gc.isenabled()
     gc.disable()
     try:
         thread = threading.Thread(target=use_and_end)
@@ -82,5 +82,5 @@ def test_a_thread_that_ends_closes_the_connections_it_kept(tmp_path: Path) -> No
         finally:
             holder.close()
     finally:
-        if with_gc_off:
+        if collecting:
             gc.enable()
