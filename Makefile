@@ -78,8 +78,8 @@ lint: dev
 # runs the gates, the suite (in TEST_WORKERS processes, pytest-xdist; tests sharing a
 # server stay on one), the Python-engine run and the PostgreSQL run at once (each one's
 # output shown as it ends), then the tests that measure the service under load (marker
-# `alone`) without the rest: two at a time, as they wait more than they compute (about 0.6
-# of a core between them, each measured against its own baseline). tests/storage runs on
+# `alone`) without the rest: three at a time, as they wait more than they compute (about
+# 1.2 of the 2 cores between them, each measured against its own baseline). tests/storage runs on
 # both backends in the first run, so the PostgreSQL run leaves it out, and the modules
 # whose tests open no archive (request loading, the plays endpoints, pairing, standings
 # and ratings as pure functions) or only a gunicorn's own SQLite file (the challenges'
@@ -133,7 +133,7 @@ test-schemathesis: dev
 	NARDY_REFEREE_TEST_BACKEND=postgresql $(BIN)/python -m pytest -q $(SCHEMATHESIS)
 
 test-alone: dev
-	$(BIN)/python -m pytest -q -n 2 --dist loadgroup $(NO_SCHEMATHESIS) -m alone
+	$(BIN)/python -m pytest -q -n 3 --dist loadgroup $(NO_SCHEMATHESIS) -m alone
 
 serve: install
 	@echo "make: starting gunicorn ($(WORKERS) workers) on http://$(HOST):$(PORT)"
