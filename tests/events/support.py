@@ -1,5 +1,5 @@
 """An app on a fresh archive with the tokens of two hosts and five bots, and helpers to
-play an event's live matches in process (the reference bot's random strategy), to
+play an event's live matches in process (at random, as the tests' bots do), to
 submit records, and to wait for what must happen."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from referee.storage import open_storage
 from referee.storage.model.tokens import Token
 from referee.storage.stores import Storage
 from tests.api.support import archive_at
+from tests.bot_choice import quiet_play
 
 BOTS = ("b1", "b2", "b3", "b4", "b5")
 
@@ -67,7 +68,7 @@ class Site:
         return found
 
     def play(self, live_id: int, rng: random.Random) -> dict[str, Any]:
-        """Both bots join and play the live match at random to its end."""
+        """Both bots join and play the live match at random (``quiet_play``) to its end."""
         state = live.state(self.storage, live_id)
         players = state["players"]
         if state["status"] == "waiting":
@@ -76,7 +77,7 @@ class Site:
         while state["status"] == "playing":
             token = self.bots[players[state["to_act"]]]
             if "play" in state["expect"]:
-                details = {"play": rng.choice(state["legal_plays"])}
+                details = {"play": quiet_play(rng, state["legal_plays"])}
                 state = live.act(self.storage, live_id, token, state["ply"], "play", details)
             else:
                 state = live.act(self.storage, live_id, token, state["ply"], "roll", {})

@@ -48,6 +48,7 @@ from typing import Any
 import pytest
 
 from tests.api.support import BACKEND, archive_at
+from tests.bot_choice import quiet_play
 from tests.events import bracket_checker
 from tests.reliability.test_crash import kill_9
 from tests.server import Server, start, stop, write_token
@@ -104,11 +105,9 @@ class Api:
 
 class CheckerBot:
     """A bot of the checker's own: it learns of its matches on the bot stream only and
-    plays each (in a thread) at random, taking every double and hitting only when every
-    play hits (random backgammon hits so often that a one-point match takes about 200
-    actions, against 90 without: these tests check the events, not the play). Some go
-    wrong on purpose: ``absent`` never joins, ``last_round`` joins no match of a later
-    round, ``idle`` joins and then never acts (it sleeps past any clock)."""
+    plays each (in a thread) at random (``quiet_play``), taking every double. Some go wrong
+    on purpose: ``absent`` never joins, ``last_round`` joins no match of a later round,
+    ``idle`` joins and then never acts (it sleeps past any clock)."""
 
     def __init__(
         self,
@@ -173,9 +172,7 @@ class CheckerBot:
         with self.lock:
             expect = state["expect"]
             if "play" in expect:
-                plays = state["legal_plays"]
-                quiet = [play for play in plays if "*" not in play]
-                body = {"action": "play", "play": self.rng.choice(quiet or plays)}
+                body = {"action": "play", "play": quiet_play(self.rng, state["legal_plays"])}
             elif "take" in expect:
                 body = {"action": "take"}
             else:
