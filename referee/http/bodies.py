@@ -24,6 +24,14 @@ BYTES_TYPE = "application/octet-stream"
 
 READABLE_CHARSETS = frozenset({"utf-8", "utf8", "us-ascii", "ascii"})
 
+RECORD_TYPES = (
+    "send the record itself as the body, as text/plain (a binary file such as .xg as"
+    " application/octet-stream, or as its format's own media type, listed by"
+    " GET /v1/records/formats), the other fields as query parameters; or a JSON object"
+    " with a record field as application/json (docs/notation.md, section 4.5)"
+)
+"""What a record request with a body of another type is told (a form post, say)."""
+
 
 def check_body() -> None:
     """Before any view: a body is read whole, in UTF-8, as sent. 415 for a Content-Encoding
@@ -59,15 +67,16 @@ def json_object_data(max_bytes: int | None = None) -> dict[str, Any]:
 
 
 def json_body() -> Any:
-    """The parsed JSON body (None when it is not JSON); 415 when it is not sent as JSON.
-    Parsed as ``request.get_json(silent=True)`` parses it (the app's JSON provider is the
-    standard library's), without the machinery around it that every request paid."""
+    """The parsed JSON body; 415 when it is not sent as JSON, 422 when it is not valid
+    JSON (where the parser stopped). Parsed as ``request.get_json`` parses it (the app's
+    JSON provider is the standard library's), without the machinery around it that every
+    request paid."""
     if not request.is_json:
         raise UnsupportedMediaType("send the request body as application/json")
     try:
         return json.loads(request.get_data(cache=True))
-    except ValueError:
-        return None
+    except ValueError as error:  # a JSONDecodeError, or bytes that are not UTF-8
+        raise ValidationError({"body": [f"not valid JSON: {error}"]}) from None
     except RecursionError:
         raise ValidationError({"body": ["JSON nested too deeply"]}) from None
 
@@ -106,6 +115,8 @@ def record_body(schema: type[Schema]) -> dict[str, Any]:
     body schema's ``text_query`` schema checks first (their lengths, their closed sets)."""
     named = format_of_media_type(request.mimetype)
     if request.mimetype not in ("text/plain", BYTES_TYPE) and named is None:
+        if not request.is_json:
+            raise UnsupportedMediaType(RECORD_TYPES)
         return loaded(schema, json_record(json_object_data()))
     args: dict[str, Any] = request.args.to_dict()
     if "record" in args:

@@ -600,6 +600,8 @@ def test_malformed_json_is_a_client_error_problem(client: FlaskClient, path: str
     response = client.post(path, data='{"position": ', content_type="application/json")
     assert response.status_code in (400, 422)
     assert response.mimetype == PROBLEM_JSON
+    [error] = response.get_json()["errors"]
+    assert error["field"] == "body" and error["message"].startswith("not valid JSON:")
 
 
 @pytest.mark.parametrize(

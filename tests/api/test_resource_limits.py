@@ -173,6 +173,21 @@ def test_bodies_in_other_encodings_are_415(
     assert_problem(response, 415, "unsupported_media_type")
 
 
+@pytest.mark.parametrize("path", ["/v1/records/check", "/v1/matches"])
+def test_a_record_posted_as_a_form_is_told_the_types_a_record_is_sent_as(
+    env: Env, path: str
+) -> None:
+    # curl's --data-binary without -H sends application/x-www-form-urlencoded.
+    response = env.client.post(
+        path,
+        data=example(BG_EXAMPLE).encode(),
+        content_type="application/x-www-form-urlencoded",
+        headers=bearer(env.secret),
+    )
+    detail = assert_problem(response, 415, "unsupported_media_type")["detail"]
+    assert "text/plain" in detail and "application/json" in detail
+
+
 def test_a_utf8_charset_is_read(env: Env) -> None:
     response = env.client.post(
         "/v1/records/check",
