@@ -93,3 +93,29 @@ def test_a_given_archive_that_is_not_there_is_named(
     assert main(["export", "1", "--database", str(missing)]) == 2
     assert f"there is no archive at {missing}" in capsys.readouterr().err
     assert not missing.exists()
+
+
+@pytest.mark.parametrize("after", [False, True], ids=["before the action", "after it"])
+def test_tokens_take_the_archive_before_or_after_their_action(
+    home: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path, after: bool
+) -> None:
+    given = str(tmp_path / "given.sqlite3")
+
+    def tokens(action: list[str]) -> int:
+        where = ["--database", given]
+        return main(["tokens", *action, *where] if after else ["tokens", *where, *action])
+
+    assert tokens(["create", "--scope", "play", "--name", "alpha"]) == 0
+    assert tokens(["list"]) == 0
+    assert "alpha" in capsys.readouterr().out
+    assert tokens(["revoke", "1"]) == 0
+    assert not (home / ".local/share/nardy-referee/referee.sqlite3").exists()
+
+
+def test_an_unknown_scope_is_answered_with_the_scopes_by_name(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["tokens", "create", "--scope", "archive:writ"])
+    err = capsys.readouterr().err
+    assert "'archive:write'" in err and "Scope." not in err

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
 def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     analyse = commands.add_parser(
-        "analyse", help="analyse backgammon records with GNU Backgammon (gnubg)"
+        "analyse",
+        help="analyse records: backgammon with GNU Backgammon (gnubg), the nardy games with"
+        " the builtin engine",
     )
     analyse.add_argument(
         "paths", nargs="*", type=Path, help="record files or directories (not with --worker)"

@@ -16,11 +16,14 @@ def add(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_database(tokens)
     actions = tokens.add_subparsers(dest="action", required=True)
     create = actions.add_parser("create", help="create a token and print it once")
-    create.add_argument("--scope", action="append", choices=tuple(Scope), required=True)
+    scopes = [str(scope) for scope in Scope]  # shown and matched as the names they are
+    create.add_argument("--scope", action="append", choices=scopes, required=True)
     create.add_argument("--name", help="a label to recognise the token by")
-    actions.add_parser("list", help="list tokens (never their secrets)")
+    listing = actions.add_parser("list", help="list tokens (never their secrets)")
     revoke = actions.add_parser("revoke", help="revoke a token by id")
     revoke.add_argument("id", type=int)
+    for action in (create, listing, revoke):  # before the action or after it, alike
+        add_database(action, inherited=True)
     tokens.set_defaults(run=_tokens)
     recheck = commands.add_parser(
         "recheck",

@@ -45,14 +45,16 @@ def database_location(text: str) -> str:
     return text
 
 
-def add_database(command: argparse.ArgumentParser) -> None:
-    """``--database``: the archive the command works on, by default the server's."""
+def add_database(command: argparse.ArgumentParser, inherited: bool = False) -> None:
+    """``--database``: the archive the command works on, by default the server's; on an
+    action of a command that has it already (``inherited``), the same option again, so
+    that it may come after the action too (by default, what the command was given)."""
     from referee.storage.location import archive_location, user_archive
 
     command.add_argument(
         "--database",
         type=database_location,
-        default=archive_location(),
+        default=argparse.SUPPRESS if inherited else archive_location(),
         help=f"the archive: a SQLite file or a postgresql:// URL (default: $NARDY_REFEREE_DATABASE,"
         f" else {user_archive()})",
     )
