@@ -31,7 +31,8 @@ limit_request_line = 8190
 # Build the app (and migrate the archive) once in the master, before the workers fork.
 preload_app = True
 # A new master binds at once even while workers of a killed one linger (they die with it
-# anyway, post_fork below): a supervisor's restart never waits for the port.
+# anyway, post_fork below): a supervisor's restart never waits for the port. A server that
+# answers on the address already is refused (on_starting below): it would share the port.
 reuse_port = True
 # The workers' heartbeat files in memory, not on the archive's disk: a full disk must not
 # keep a worker from starting (docs/operations.md, "A full disk").
@@ -47,6 +48,14 @@ access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms'
 # instead (--logger-class gunicorn.instrument.statsd.Statsd): this setting keeps gunicorn
 # from choosing it by itself.
 logger_class = "referee.http.access_log.AccessLog"
+
+
+def on_starting(server: object) -> None:
+    """Refuse to start where another server already answers: ``reuse_port`` would let both
+    bind and share the requests (referee/http/address_guard.py)."""
+    from referee.http.address_guard import refuse_taken
+
+    refuse_taken(server.cfg.address)  # type: ignore[attr-defined]
 
 
 def when_ready(server: object) -> None:

@@ -4,8 +4,10 @@ address it listens on and the archive it serves."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,3 +77,21 @@ def test_gunicorn_names_its_address_and_archive(tmp_path: Path) -> None:
         stop(server)
     assert f"Listening at: {server.base} " in log
     assert f"The archive: {database}" in log
+
+
+def test_a_second_server_on_a_served_address_is_refused(tmp_path: Path) -> None:
+    # reuse_port would let it bind beside the first and take half of its requests.
+    server = start(tmp_path / "first.sqlite3", workers=1, log=tmp_path / "first.log")
+    try:
+        address = server.base.removeprefix("http://")
+        env = {**os.environ, "NARDY_REFEREE_DATABASE": str(tmp_path / "second.sqlite3")}
+        second = subprocess.run(
+            [sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py",
+             "--workers", "1", "--bind", address, "wsgi:app"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert second.returncode != 0
+        assert f"another server already answers on {address}" in second.stderr
+        assert server.request("GET", "/healthz")[0] == 200
+    finally:
+        stop(server)
