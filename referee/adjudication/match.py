@@ -543,7 +543,8 @@ class _MatchChecker:
             )
         if self.variant.has_cube and recorded not in {result.cube * n for n in (1, 2, 3)}:
             return f"Wins {recorded} is not a game value at cube {result.cube}"
-        return f"the record says {recorded} points, the rules give {result.points}"
+        noun = "point" if recorded == 1 else "points"
+        return f"the record says {recorded} {noun}, the rules give {result.points}"
 
     def summary(self) -> MatchSummary:
         first = self.record.games[0] if self.record.games else None

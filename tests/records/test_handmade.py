@@ -244,7 +244,7 @@ def test_khachapuri_wrong_result() -> None:
     first = game(verdict, 1)
     assert outcome(first) == ("w", "bore_off", "single", 10)
     assert first["recorded_points"] == 1
-    assert first["result_mismatch"]
+    assert first["result_mismatch"] == "the record says 1 point, the rules give 10"
     [warning] = first["warnings"]
     assert warning["code"] == "result_mismatch"
     assert warning["line"] == 10
