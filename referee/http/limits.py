@@ -36,9 +36,13 @@ class Rate:
     def parse(cls, text: str) -> Rate:
         """``20/60``: 20 requests per 60 seconds."""
         count, _, seconds = text.partition("/")
-        rate = cls(int(count), float(seconds or 60))
+        why = f"a rate is 'requests/seconds', both positive, not {text!r}"
+        try:
+            rate = cls(int(count), float(seconds or 60))
+        except ValueError:
+            raise ValueError(why) from None
         if rate.count < 1 or rate.seconds <= 0:
-            raise ValueError(f"a rate is 'requests/seconds', both positive, not {text!r}")
+            raise ValueError(why)
         return rate
 
 
