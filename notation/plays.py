@@ -75,14 +75,22 @@ def parse_play(text: str) -> PlayText:
             continue
         token = _TOKEN.match(body, position)
         if token is None:
+            part = _part_at(body, position)  # the whole part, not what is left of it
             raise NotationError(
                 "invalid_play",
-                f"cannot read {echoed(body[position:], 20)} as a move like 13/8 or bar/22*",
+                f"cannot read {echoed(part, 20)} as a move like 13/8 or bar/22*",
                 offset + position + 1,
             )
         moves.extend(_chain_moves(token["chain"], _count(token["count"], offset + position + 1)))
         position = token.end()
     return PlayText(dice, tuple(moves))
+
+
+def _part_at(body: str, position: int) -> str:
+    """The part of ``body`` (between spaces or commas) that holds ``position``."""
+    start = max(body.rfind(separator, 0, position) for separator in " \t,") + 1
+    ends = [found for separator in " \t," if (found := body.find(separator, position)) >= 0]
+    return body[start : min(ends, default=len(body))]
 
 
 def _count(text: str | None, column: int) -> int:

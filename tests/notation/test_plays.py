@@ -74,6 +74,15 @@ def test_unreadable_text_is_a_notation_error_with_a_column(text: str) -> None:
     assert raised.value.column is not None and raised.value.column >= 1
 
 
+@pytest.mark.parametrize(
+    ("text", "part"), [("24/18 24/1x", "24/1x"), ("61: 24/18,13/x", "13/x"), ("x/3", "x/3")]
+)
+def test_an_unreadable_part_is_named_whole(text: str, part: str) -> None:
+    with pytest.raises(NotationError) as raised:
+        parse_play(text)
+    assert f"cannot read {part!r} as a move" in raised.value.message
+
+
 def test_points_out_of_range_are_read_and_left_to_the_rules() -> None:
     assert moves("24/30") == [(24, 30, False)]
 
