@@ -52,9 +52,12 @@ logger_class = "referee.http.access_log.AccessLog"
 
 def on_starting(server: object) -> None:
     """Refuse to start where another server already answers: ``reuse_port`` would let both
-    bind and share the requests (referee/http/address_guard.py)."""
+    bind and share the requests (referee/http/address_guard.py). Not when the address is
+    handed over on purpose: a new master of a USR2 upgrade, systemd's socket."""
     from referee.http.address_guard import refuse_taken
 
+    if server.master_pid or os.environ.get("LISTEN_FDS"):  # type: ignore[attr-defined]
+        return
     refuse_taken(server.cfg.address)  # type: ignore[attr-defined]
 
 
