@@ -56,7 +56,8 @@ def on_starting(server: object) -> None:
     handed over on purpose: a new master of a USR2 upgrade, systemd's socket."""
     from referee.http.address_guard import refuse_taken
 
-    if server.master_pid or os.environ.get("LISTEN_FDS"):  # type: ignore[attr-defined]
+    handed = os.environ.get("LISTEN_PID") == str(os.getpid()) and os.environ.get("LISTEN_FDS")
+    if server.master_pid or handed:  # type: ignore[attr-defined]
         return
     refuse_taken(server.cfg.address)  # type: ignore[attr-defined]
 

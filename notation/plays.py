@@ -40,6 +40,10 @@ _TOKEN = re.compile(
 )
 _POINT_MARK = re.compile(rf"({_POINT})(\**)", re.IGNORECASE)
 _SIMPLE_PART = re.compile(r"(\d{1,2}|bar)/(\d{1,2}|off)(\*?)", re.IGNORECASE)
+_SEPARATOR = re.compile(r"[\s,]")
+"""What parts of a play stand between."""
+SHOWN = 20
+"""The most of an unreadable play an error shows."""
 _SIMPLE_PLAY = re.compile(r"\s*(?:(?:\d{1,2}|bar)/(?:\d{1,2}|off)\*?(?:\s+|$))+", re.IGNORECASE)
 """The common shape (``13/8 24/18* bar/22 6/off``), read without the general tokenizer."""
 
@@ -75,10 +79,10 @@ def parse_play(text: str) -> PlayText:
             continue
         token = _TOKEN.match(body, position)
         if token is None:
-            part = _part_at(body, position)  # the whole part, not what is left of it
             raise NotationError(
                 "invalid_play",
-                f"cannot read {echoed(part, 20)} as a move like 13/8 or bar/22*",
+                f"cannot read {echoed(_unreadable(body, position), SHOWN)} as a move like"
+                " 13/8 or bar/22*",
                 offset + position + 1,
             )
         moves.extend(_chain_moves(token["chain"], _count(token["count"], offset + position + 1)))
@@ -86,11 +90,16 @@ def parse_play(text: str) -> PlayText:
     return PlayText(dice, tuple(moves))
 
 
-def _part_at(body: str, position: int) -> str:
-    """The part of ``body`` (between spaces or commas) that holds ``position``."""
-    start = max(body.rfind(separator, 0, position) for separator in " \t,") + 1
-    ends = [found for separator in " \t," if (found := body.find(separator, position)) >= 0]
-    return body[start : min(ends, default=len(body))]
+def _unreadable(body: str, position: int) -> str:
+    """What to show of ``body`` that cannot be read at ``position``: the whole part that
+    holds it (between spaces or commas) when that is short enough to show whole, else the
+    rest from ``position``."""
+    start = max((found.end() for found in _SEPARATOR.finditer(body, 0, position)), default=0)
+    after = _SEPARATOR.search(body, position)
+    part = body[start : len(body) if after is None else after.start()]
+    if len(part) > SHOWN or (after is not None and after.start() == position):
+        return body[position:]  # too long, or a separator read cannot pass (a newline)
+    return part
 
 
 def _count(text: str | None, column: int) -> int:

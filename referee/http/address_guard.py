@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import http.client
 
-PROBE_SECONDS = 1.0
-"""How long the probe waits for an answer."""
+PROBE_SECONDS = 3.0
+"""How long the probe waits for an answer (a busy server may take a moment)."""
 
 _WILDCARDS = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}
 
@@ -38,8 +38,9 @@ def refuse_taken(addresses: list[object]) -> None:
     for address in addresses:
         if isinstance(address, tuple) and answering(*address):
             host, port = address
+            shown = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
             raise RuntimeError(
-                f"another server already answers on {host}:{port}: stop it, or serve on"
+                f"another server already answers on {shown}: stop it, or serve on"
                 " another address (NARDY_REFEREE_BIND, or make serve PORT=...); two servers"
                 " on one address would share its requests (docs/operations.md, Running it)"
             )

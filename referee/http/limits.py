@@ -41,7 +41,7 @@ class Rate:
             rate = cls(int(count), float(seconds or 60))
         except ValueError:
             raise ValueError(why) from None
-        if rate.count < 1 or rate.seconds <= 0:
+        if rate.count < 1 or not 0 < rate.seconds < math.inf:  # not NaN either
             raise ValueError(why)
         return rate
 

@@ -232,8 +232,9 @@ def test_rate_limits_read_from_text() -> None:
         parse_rates("everything=1/1")
     with pytest.raises(ValueError, match="both positive"):
         parse_rates("plays=0/60")
-    with pytest.raises(ValueError, match="'requests/seconds', both positive, not 'abc'"):
-        parse_rates("check=abc")
+    for wrong in ("abc", "5/inf", "5/nan"):
+        with pytest.raises(ValueError, match=f"'requests/seconds', both positive, not '{wrong}'"):
+            parse_rates(f"check={wrong}")
 
 
 def test_a_check_past_the_workers_slots_is_503_with_retry_after(

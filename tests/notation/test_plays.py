@@ -75,7 +75,14 @@ def test_unreadable_text_is_a_notation_error_with_a_column(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "part"), [("24/18 24/1x", "24/1x"), ("61: 24/18,13/x", "13/x"), ("x/3", "x/3")]
+    ("text", "part"),
+    [
+        ("24/18 24/1x", "24/1x"),
+        ("61: 24/18,13/x", "13/x"),
+        ("x/3", "x/3"),
+        ("13/8\nx 6/5", "\nx 6/5"),  # a newline is not read past: from there
+        ("24/23/22/21/20/19/18/17/16x", "x"),  # too long to show whole: the rest, as read
+    ],
 )
 def test_an_unreadable_part_is_named_whole(text: str, part: str) -> None:
     with pytest.raises(NotationError) as raised:
